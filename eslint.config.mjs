@@ -1,0 +1,53 @@
+// Lint setup mirroring @n8n/node-cli's (`n8n-node lint`), which does not install on Node 20:
+// typescript-eslint recommended everywhere, n8n's community-node rules on what we publish
+// (nodes/, credentials/, package.json), and eslint-plugin-n8n-nodes-base's community,
+// credentials and nodes rule sets with the same few rules the CLI turns off.
+import eslint from '@eslint/js';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesPlugin from 'eslint-plugin-n8n-nodes-base';
+import tseslint from 'typescript-eslint';
+
+const published = ['credentials/**/*.ts', 'nodes/**/*.ts', 'index.ts', 'package.json'];
+
+export default tseslint.config(
+	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+	{
+		files: ['**/*.ts'],
+		extends: [eslint.configs.recommended, tseslint.configs.recommended],
+		rules: {
+			'prefer-spread': 'off',
+		},
+	},
+	{
+		files: ['package.json'],
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+		plugins: { 'n8n-nodes-base': n8nNodesPlugin },
+		rules: { ...n8nNodesPlugin.configs.community.rules },
+	},
+	{
+		...n8nCommunityNodesPlugin.configs.recommended,
+		files: published,
+		ignores: [],
+	},
+	{
+		files: ['credentials/**/*.ts'],
+		plugins: { 'n8n-nodes-base': n8nNodesPlugin },
+		rules: {
+			...n8nNodesPlugin.configs.credentials.rules,
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		plugins: { 'n8n-nodes-base': n8nNodesPlugin },
+		rules: {
+			...n8nNodesPlugin.configs.nodes.rules,
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
+		},
+	},
+);

@@ -1,0 +1,69 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as chatMessage from './actions/chatMessage';
+import * as combined from './actions/combined';
+import { router } from './actions/router';
+import * as sms from './actions/sms';
+import { testCredential } from './transport';
+
+export class MultiChannelNotification implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Multi-Channel Notification',
+		name: 'multiChannelNotification',
+		icon: {
+			light: 'file:multiChannelNotification.svg',
+			dark: 'file:multiChannelNotification.dark.svg',
+		},
+		group: ['output'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Send chat template and media messages, SMS, and chat messages with SMS failover through the Multi-Channel Notification Service',
+		defaults: {
+			name: 'Multi-Channel Notification',
+		},
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'multiChannelNotificationApi',
+				required: true,
+				testedBy: 'multiChannelNotificationApiTest',
+			},
+		],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Chat Message', value: 'chatMessage' },
+					{ name: 'SMS', value: 'sms' },
+					{ name: 'Combined Notification', value: 'combined' },
+				],
+				default: 'chatMessage',
+			},
+			...chatMessage.description,
+			...sms.description,
+			...combined.description,
+		],
+	};
+
+	methods = {
+		credentialTest: {
+			multiChannelNotificationApiTest: testCredential,
+		},
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,30 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { Endpoint, ServiceResponse } from '../transport';
+
+/** Resource → operation map; a misspelt operation fails to compile. */
+export type NodeMap = {
+	chatMessage: 'sendTemplate' | 'sendMedia';
+	sms: 'send';
+	combined: 'sendWithFailover';
+};
+
+export type Resource = keyof NodeMap;
+
+/** A validated request, ready to send. */
+export interface PreparedSend {
+	endpoint: Endpoint;
+	body: IDataObject;
+}
+
+/**
+ * One operation: its fields, how it turns one item into a validated request (throwing a
+ * NodeOperationError naming the field when the item is invalid), and what its output adds to
+ * the service's answer. Sending is the router's job, so every item is checked before the first
+ * request goes out.
+ */
+export interface SendOperation {
+	description: INodeProperties[];
+	prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend;
+	output?(response: ServiceResponse, prepared: PreparedSend): IDataObject;
+}

@@ -1,0 +1,5 @@
+export * from './common';
+export * from './template.schema';
+export * from './media.schema';
+export * from './sms.schema';
+export * from './combined.schema';

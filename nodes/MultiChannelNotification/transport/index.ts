@@ -1,0 +1,246 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INodeCredentialTestResult,
+	JsonObject,
+} from 'n8n-workflow';
+import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+/** The only module that talks to the service. */
+
+export const CREDENTIAL_TYPE = 'multiChannelNotificationApi';
+
+export const ENDPOINTS = {
+	chatMessage: '/v1/wa/message',
+	sms: '/v1/sms/notification',
+	combined: '/v1/combined/notification/failover',
+} as const;
+export type Endpoint = (typeof ENDPOINTS)[keyof typeof ENDPOINTS];
+
+export interface ServiceResponse extends IDataObject {
+	message: string;
+	data: IDataObject;
+}
+
+export interface ServiceConnection {
+	baseUrl: string;
+	/** Kept only to scrub it from any text the service sends back. */
+	apiKey: string;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function isLoopback(hostname: string): boolean {
+	return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Checks the credential's Base URL and returns it without trailing slashes. The key travels in
+ * a header, so plain http is refused unless the service runs on this machine.
+ */
+export function checkBaseUrl(raw: unknown): { baseUrl: string } | { problem: string } {
+	const text = typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
+	if (text === '') return { problem: 'the credential has no Base URL' };
+	if (!URL.canParse(text)) return { problem: `the credential's Base URL "${text}" is not a valid URL` };
+	const url = new URL(text);
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+		return {
+			problem: `the credential's Base URL "${text}" must use https:// so the API key never crosses a network in clear (plain http:// is allowed only for a service on this machine: localhost, 127.x.x.x or [::1])`,
+		};
+	}
+	if (url.search || url.hash) {
+		return { problem: `the credential's Base URL "${text}" must not contain a query or fragment` };
+	}
+	return { baseUrl: text };
+}
+
+export async function getConnection(this: IExecuteFunctions): Promise<ServiceConnection> {
+	const credentials: ICredentialDataDecryptedObject = await this.getCredentials(CREDENTIAL_TYPE);
+	const checked = checkBaseUrl(credentials.baseUrl);
+	if ('problem' in checked) {
+		throw new NodeOperationError(this.getNode(), `Credential problem: ${checked.problem}`, {
+			description: 'Nothing was sent. Fix the Multi-Channel Notification API credential and run again.',
+		});
+	}
+	return { baseUrl: checked.baseUrl, apiKey: String(credentials.apiKey ?? '') };
+}
+
+function scrub(text: string, apiKey: string): string {
+	return apiKey.length > 0 ? text.split(apiKey).join('***') : text;
+}
+
+function serviceMessage(body: unknown): string | undefined {
+	if (body && typeof body === 'object' && !Array.isArray(body)) {
+		const { message } = body as { message?: unknown };
+		if (typeof message === 'string' && message.trim() !== '') return message;
+	}
+	return undefined;
+}
+
+/** The `message` of a body that may not be JSON at all (credential test reads raw text). */
+function messageOfRawBody(raw: string): string | undefined {
+	return serviceMessage(jsonParse<unknown>(raw, { fallbackValue: undefined }));
+}
+
+function shorten(text: string, max = 300): string {
+	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service rejected the request as invalid.',
+	401: 'The service rejected the API key: check the Multi-Channel Notification API credential.',
+	403: 'The service refused this send. For media messages the recipient must have started the chat first.',
+	404: "The endpoint was not found: check the credential's Base URL.",
+	429: 'The service is rate limiting: slow down or retry later.',
+};
+
+function hintFor(status: number): string {
+	if (STATUS_HINTS[status]) return STATUS_HINTS[status];
+	if (status >= 500) {
+		return 'The service failed while handling the send. The message may or may not have been delivered: check before sending it again.';
+	}
+	return 'The service did not accept the request.';
+}
+
+export interface SendOptions {
+	itemIndex: number;
+	/** Milliseconds; 0 or undefined leaves n8n's default. */
+	timeout?: number;
+}
+
+/** POSTs one request. Returns the service's `{ message, data }` or throws NodeApiError. */
+export async function sendRequest(
+	this: IExecuteFunctions,
+	connection: ServiceConnection,
+	endpoint: Endpoint,
+	body: IDataObject,
+	{ itemIndex, timeout }: SendOptions,
+): Promise<ServiceResponse> {
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url: `${connection.baseUrl}${endpoint}`,
+		headers: { 'Content-Type': 'application/json' },
+		body,
+		json: true,
+		returnFullResponse: true,
+		// Statuses are judged here, so the service's own text reaches the user and no helper
+		// re-sends on our behalf.
+		ignoreHttpStatusErrors: true,
+		...(timeout ? { timeout } : {}),
+	};
+
+	let response: { statusCode: number; body: unknown; headers: IDataObject };
+	try {
+		response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_TYPE,
+			request,
+		)) as typeof response;
+	} catch (error) {
+		// Built from scratch: the caught error holds the request config, Authorization header included.
+		const cause = (error as { cause?: { code?: unknown } }).cause;
+		const rawCode = (error as { code?: unknown }).code ?? cause?.code;
+		const code = typeof rawCode === 'string' ? rawCode : undefined;
+		const reason = scrub(error instanceof Error ? error.message : String(error), connection.apiKey);
+		const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(reason);
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: reason, ...(code ? { code } : {}) } as JsonObject,
+			{
+				itemIndex,
+				message: timedOut
+					? `The service did not answer in time (${endpoint})`
+					: `Could not reach the service (${code ?? reason})`,
+				description: `${reason}. The message may or may not have been delivered: check before sending it again.`,
+			},
+		);
+	}
+
+	const { statusCode, body: responseBody } = response;
+	const text = serviceMessage(responseBody);
+	const ok = statusCode >= 200 && statusCode < 300;
+	if (ok && text === 'success' && responseBody && typeof responseBody === 'object') {
+		const { data } = responseBody as { data?: unknown };
+		return {
+			...(responseBody as IDataObject),
+			message: 'success',
+			data: data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {},
+		};
+	}
+
+	const shown = scrub(
+		text ??
+			(typeof responseBody === 'string' && responseBody.trim() !== ''
+				? `unexpected non-JSON answer: ${shorten(responseBody.trim(), 120)}`
+				: 'no message in the answer'),
+		connection.apiKey,
+	);
+	const retryAfter = response.headers?.['retry-after'];
+	throw new NodeApiError(
+		this.getNode(),
+		{
+			message: shown,
+			httpCode: String(statusCode),
+			...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+		} as JsonObject,
+		{
+			itemIndex,
+			httpCode: String(statusCode),
+			message: ok
+				? `The service did not confirm the send (HTTP ${statusCode}): ${shown}`
+				: `The service answered HTTP ${statusCode}: ${shown}`,
+			description: ok
+				? 'The answer was not "success", so this item is treated as failed. The message may or may not have been delivered: check before sending it again.'
+				: hintFor(statusCode),
+		},
+	);
+}
+
+/**
+ * Credential test. It POSTs an empty JSON object to the SMS endpoint: that can never deliver a
+ * message, and the answer tells the key apart — 401/403 means the key was refused, while a
+ * validation rejection (or any other 4xx) means the key was accepted.
+ */
+export async function testCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	const checked = checkBaseUrl(data.baseUrl);
+	if ('problem' in checked) return { status: 'Error', message: `Invalid Base URL: ${checked.problem}` };
+	const apiKey = String(data.apiKey ?? '');
+	if (apiKey === '') return { status: 'Error', message: 'The API key is empty' };
+
+	let status: number;
+	let text: string | undefined;
+	try {
+		// The credential-test context offers no authenticated request helper, so the header the
+		// credential's `authenticate` block would add is set here the same way: the key as is.
+		const response = await fetch(`${checked.baseUrl}${ENDPOINTS.sms}`, {
+			method: 'POST',
+			headers: { Authorization: apiKey, 'Content-Type': 'application/json', Accept: 'application/json' },
+			body: '{}',
+			signal: AbortSignal.timeout(15000),
+		});
+		status = response.status;
+		text = messageOfRawBody(await response.text());
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return { status: 'Error', message: `Could not reach the service at ${checked.baseUrl}: ${scrub(reason, apiKey)}` };
+	}
+	const said = text ? `: ${scrub(text, apiKey)}` : '';
+	if (status === 401 || status === 403) {
+		return { status: 'Error', message: `The service rejected the API key (HTTP ${status}${said})` };
+	}
+	if (status === 404) {
+		return { status: 'Error', message: `No notification service at ${checked.baseUrl} (HTTP 404): check the Base URL` };
+	}
+	if (status >= 500) {
+		return { status: 'Error', message: `The service failed (HTTP ${status}${said})` };
+	}
+	return { status: 'OK', message: 'Connection successful: the service accepted the API key' };
+}

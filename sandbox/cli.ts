@@ -1,0 +1,111 @@
+/**
+ * Runs the sandbox as a stand-alone server: `npx tsx sandbox/cli.ts [--port N] [--host H]
+ * [--key K] [--latency MS] [--started +62...]...` (also `npm run sandbox -- ...`).
+ */
+import { parseArgs } from 'node:util';
+
+import { CONTROL_PREFIX, DEFAULT_API_KEY, startSandbox } from './server';
+import type { Sandbox } from './server';
+
+const USAGE = `Usage: tsx sandbox/cli.ts [options]
+  --port N         port to listen on (default $SANDBOX_PORT or 8787; 0 = any free port)
+  --host H         address to listen on (default 127.0.0.1)
+  --key K          API key expected in the Authorization header (default $SANDBOX_API_KEY or ${DEFAULT_API_KEY})
+  --latency MS     delay before answering each API request (default 0)
+  --started PHONE  a number that has started the chat, so media messages to it are accepted (repeatable)
+  --help           show this text
+`;
+
+function fail(message: string): never {
+	process.stderr.write(`${message}\n\n${USAGE}`);
+	process.exit(2);
+}
+
+function parseNonNegativeInteger(value: string, flag: string, max = Number.MAX_SAFE_INTEGER): number {
+	// Number('') is 0 and Number('1e3') is 1000; only plain digits are what a user means here.
+	if (!/^\d+$/.test(value) || Number(value) > max) fail(`${flag}: expected a whole number, got "${value}"`);
+	return Number(value);
+}
+
+async function main(): Promise<void> {
+	let parsed: ReturnType<typeof parseCli>;
+	try {
+		parsed = parseCli();
+	} catch (error) {
+		// parseArgs throws a TypeError naming the bad flag; show it with the usage instead of a stack.
+		fail(error instanceof Error ? error.message : String(error));
+	}
+	const { values } = parsed;
+	if (values.help) {
+		process.stdout.write(USAGE);
+		return;
+	}
+	const port = parseNonNegativeInteger(values.port ?? process.env.SANDBOX_PORT ?? '8787', '--port', 65535);
+	const latencyMs = parseNonNegativeInteger(values.latency ?? '0', '--latency');
+	const apiKey = values.key ?? process.env.SANDBOX_API_KEY ?? DEFAULT_API_KEY;
+	if (apiKey.length === 0) fail('--key: must not be empty');
+
+	let sandbox: Sandbox;
+	try {
+		sandbox = await startSandbox({
+			port,
+			host: values.host ?? '127.0.0.1',
+			apiKey,
+			latencyMs,
+			startedChats: values.started ?? [],
+			quiet: false,
+		});
+	} catch (error) {
+		// EADDRINUSE and a bad --started number both land here; one line is enough to act on.
+		process.stderr.write(`Sandbox could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+		process.exitCode = 1;
+		return;
+	}
+
+	process.stdout.write(
+		`Sandbox listening on ${sandbox.url}\n` +
+			`API key: ${sandbox.apiKey}\n` +
+			`Control (no auth): GET ${CONTROL_PREFIX}requests, GET ${CONTROL_PREFIX}stats, ` +
+			`POST ${CONTROL_PREFIX}reset, POST ${CONTROL_PREFIX}conversations {"phone_number"}, ` +
+			`POST ${CONTROL_PREFIX}faults {Fault|Fault[]}, POST ${CONTROL_PREFIX}latency {"ms"}\n`,
+	);
+
+	const running = sandbox;
+	let stopping = false;
+	const shutdown = (signal: NodeJS.Signals): void => {
+		if (stopping) {
+			// A second Ctrl-C means the user does not want to wait for a clean stop.
+			process.exit(130);
+		}
+		stopping = true;
+		process.stdout.write(`${signal} received, stopping sandbox\n`);
+		running.stop().then(
+			() => {
+				process.exitCode = 0;
+			},
+			(error: unknown) => {
+				process.stderr.write(`Sandbox stop failed: ${error instanceof Error ? error.message : String(error)}\n`);
+				process.exitCode = 1;
+			},
+		);
+	};
+	process.on('SIGINT', shutdown);
+	process.on('SIGTERM', shutdown);
+}
+
+function parseCli() {
+	return parseArgs({
+		options: {
+			port: { type: 'string' },
+			host: { type: 'string' },
+			key: { type: 'string' },
+			latency: { type: 'string' },
+			started: { type: 'string', multiple: true },
+			help: { type: 'boolean', short: 'h' },
+		},
+		strict: true,
+		allowPositionals: false,
+	});
+}
+
+void main();

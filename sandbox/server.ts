@@ -1,0 +1,635 @@
+/**
+ * Local sandbox of the Multi-Channel Notification Service (shared/spec/notification-service-api.md).
+ *
+ * It answers the three send endpoints the way the spec describes, checks every request strictly
+ * (see validate.ts), records what it received, and lets a test or a demo inject infrastructure
+ * faults and latency. Other processes drive it through the unauthenticated `/__sandbox/*` control
+ * endpoints. Only Node built-ins are used so it can run anywhere the package's tests run.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import {
+	API_PATHS,
+	MEDIA_TYPES,
+	SMS_PATH,
+	WA_MESSAGE_PATH,
+	isE164,
+	isJsonObject,
+	validateRequest,
+} from './validate';
+
+export { API_PATHS, COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from './validate';
+
+export const DEFAULT_API_KEY = 'sandbox-api-key';
+export const CONTROL_PREFIX = '/__sandbox/';
+
+export interface SandboxOptions {
+	/** 0 picks a free port. */
+	port?: number;
+	/** Default 127.0.0.1. */
+	host?: string;
+	/** Default 'sandbox-api-key'. */
+	apiKey?: string;
+	/** Delay before answering an API request; control endpoints are never delayed. */
+	latencyMs?: number;
+	/** Phone numbers that have started a chat, so media messages to them are accepted. */
+	startedChats?: string[];
+	/** No per-request log line; default true. */
+	quiet?: boolean;
+}
+
+export interface RecordedRequest {
+	seq: number;
+	method: string;
+	path: string;
+	headers: Record<string, string>;
+	rawBody: string;
+	/** Parsed JSON, or undefined when the body is not JSON. */
+	body: unknown;
+	/** What was answered; 0 if nothing was (timeout, reset, client gone). */
+	status: number;
+	response: unknown;
+	delivered: boolean;
+	/** Message, SMS or combined request id when delivered. */
+	id?: string;
+	fault?: string;
+}
+
+export type FaultKind = 'status' | 'timeout' | 'reset' | 'nonJson' | 'errorMessage';
+
+export interface Fault {
+	/** Only requests to this API path; default any API path. */
+	path?: string;
+	/** How many requests it applies to; default 1. */
+	times?: number;
+	kind: FaultKind;
+	/** For 'status' (default 500), 'nonJson' and 'errorMessage' (default 200). */
+	status?: number;
+	/** `message` of the JSON body for 'status' and 'errorMessage'. */
+	message?: string;
+	/** Retry-After header value (seconds or HTTP date). */
+	retryAfter?: string;
+	/** The message is accepted and delivered, but the fault is what is answered. */
+	afterDelivery?: boolean;
+}
+
+export interface PathStats {
+	received: number;
+	delivered: number;
+}
+
+export interface SandboxStats {
+	received: number;
+	delivered: number;
+	byPath: Record<string, PathStats>;
+	byStatus: Record<string, number>;
+	/** Delivered requests whose rawBody equals an earlier delivered one (double sends). */
+	duplicateBodies: number;
+	pendingFaults: number;
+}
+
+export interface Sandbox {
+	/** e.g. http://127.0.0.1:43123, no trailing slash. */
+	url: string;
+	port: number;
+	apiKey: string;
+	/** Every request to the three API endpoints, in arrival order. */
+	requests: RecordedRequest[];
+	deliveries(): RecordedRequest[];
+	stats(): SandboxStats;
+	startChat(phoneNumber: string): void;
+	setLatency(ms: number): void;
+	/** Queued; applied in FIFO order to the next matching API requests. Throws on a malformed fault. */
+	injectFault(fault: Fault): void;
+	clearFaults(): void;
+	/** Clears requests and faults; started chats and latency go back to the options. */
+	reset(): void;
+	/** Closes the server and destroys every open socket, hung ones included. */
+	stop(): Promise<void>;
+}
+
+const UNAUTHORIZED_MESSAGE = 'Unauthorized: invalid API key';
+const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+const NON_JSON_BODY = '<html>Bad gateway</html>';
+const DEFAULT_FAULT_MESSAGE = 'quota exceeded';
+/** Larger than any real notification; stops a runaway client from filling memory. */
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Above the usual 60 s client keep-alive, so the client, not the server, closes idle sockets. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const FAULT_KINDS: readonly string[] = ['status', 'timeout', 'reset', 'nonJson', 'errorMessage'];
+const FAULT_KEYS: readonly string[] = ['path', 'times', 'kind', 'status', 'message', 'retryAfter', 'afterDelivery'];
+
+type Outcome =
+	| { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
+	| { kind: 'text'; status: number; body: string; contentType: string; headers?: Record<string, string> }
+	| { kind: 'timeout' }
+	| { kind: 'reset' };
+
+interface QueuedFault {
+	fault: Fault;
+	remaining: number;
+}
+
+interface LogContext {
+	fault?: string;
+}
+
+/** Control endpoint name (after /__sandbox/) → the methods it answers. */
+const CONTROL_METHODS = new Map<string, readonly string[]>([
+	['requests', ['GET']],
+	['stats', ['GET']],
+	['reset', ['POST']],
+	['conversations', ['GET', 'POST']],
+	['faults', ['GET', 'POST', 'DELETE']],
+	['latency', ['GET', 'POST']],
+]);
+
+interface BodyResult {
+	text: string;
+	/** The client went away before the body was complete. */
+	aborted: boolean;
+	tooLarge: boolean;
+}
+
+/** Returns the problem with a fault description, or null; shared by injectFault and the control endpoint. */
+export function checkFault(value: unknown): string | null {
+	if (!isJsonObject(value)) return 'fault: must be an object';
+	for (const key of Object.keys(value)) {
+		if (!FAULT_KEYS.includes(key)) return `fault.${key}: unknown field (allowed here: ${FAULT_KEYS.join(', ')})`;
+	}
+	if (typeof value.kind !== 'string' || !FAULT_KINDS.includes(value.kind)) {
+		return `fault.kind: must be one of ${FAULT_KINDS.join(', ')}`;
+	}
+	if (value.path !== undefined && (typeof value.path !== 'string' || !API_PATHS.includes(value.path))) {
+		return `fault.path: must be one of ${API_PATHS.join(', ')}`;
+	}
+	if (value.times !== undefined && (!Number.isInteger(value.times) || (value.times as number) < 1)) {
+		return 'fault.times: must be a positive integer';
+	}
+	if (
+		value.status !== undefined &&
+		(!Number.isInteger(value.status) || (value.status as number) < 200 || (value.status as number) > 599)
+	) {
+		return 'fault.status: must be an integer from 200 to 599';
+	}
+	if (value.message !== undefined && typeof value.message !== 'string') return 'fault.message: must be a string';
+	if (value.retryAfter !== undefined && typeof value.retryAfter !== 'string') {
+		return 'fault.retryAfter: must be a string';
+	}
+	if (value.afterDelivery !== undefined && typeof value.afterDelivery !== 'boolean') {
+		return 'fault.afterDelivery: must be a boolean';
+	}
+	return null;
+}
+
+function checkLatency(ms: unknown): string | null {
+	if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return 'ms: must be a number >= 0';
+	return null;
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+	const flat: Record<string, string> = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+	}
+	return flat;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+	if (text.length === 0) return { ok: false };
+	try {
+		return { ok: true, value: JSON.parse(text) as unknown };
+	} catch (error) {
+		// Not JSON is an ordinary outcome here (the caller answers 400); anything else is a sandbox bug.
+		if (error instanceof SyntaxError) return { ok: false };
+		throw error;
+	}
+}
+
+function readBody(req: IncomingMessage): Promise<BodyResult> {
+	return new Promise((resolve) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let tooLarge = false;
+		let settled = false;
+		const settle = (aborted: boolean): void => {
+			if (settled) return;
+			settled = true;
+			resolve({ text: Buffer.concat(chunks).toString('utf8'), aborted, tooLarge });
+		};
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			// Keep reading past the limit so the 413 answer can still be written on the same socket.
+			if (size > MAX_BODY_BYTES) tooLarge = true;
+			else chunks.push(chunk);
+		});
+		req.on('end', () => settle(false));
+		// A client that disconnects mid-body gets no answer; the request is recorded with status 0.
+		req.on('error', () => settle(true));
+		req.on('close', () => settle(!req.complete));
+	});
+}
+
+function faultOutcome(fault: Fault): Outcome {
+	const headers: Record<string, string> = {};
+	if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
+	switch (fault.kind) {
+		case 'timeout':
+			return { kind: 'timeout' };
+		case 'reset':
+			return { kind: 'reset' };
+		case 'nonJson':
+			return {
+				kind: 'text',
+				status: fault.status ?? 200,
+				body: NON_JSON_BODY,
+				contentType: 'text/html; charset=utf-8',
+				headers,
+			};
+		case 'errorMessage':
+			return {
+				kind: 'json',
+				status: fault.status ?? 200,
+				body: { message: fault.message ?? DEFAULT_FAULT_MESSAGE, data: {} },
+				headers,
+			};
+		case 'status': {
+			const status = fault.status ?? 500;
+			return {
+				kind: 'json',
+				status,
+				body: { message: fault.message ?? STATUS_CODES[status] ?? `HTTP ${status}` },
+				headers,
+			};
+		}
+	}
+}
+
+function jsonOutcome(status: number, body: unknown): Outcome {
+	return { kind: 'json', status, body };
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const apiKey = options.apiKey ?? DEFAULT_API_KEY;
+	const quiet = options.quiet ?? true;
+	const initialLatency = options.latencyMs ?? 0;
+	const initialChats = options.startedChats ?? [];
+	const latencyError = checkLatency(initialLatency);
+	if (latencyError) throw new Error(`latencyMs: ${latencyError}`);
+	for (const phone of initialChats) {
+		if (!isE164(phone)) throw new Error(`startedChats: "${phone}" is not an E.164 phone number`);
+	}
+
+	const requests: RecordedRequest[] = [];
+	let faults: QueuedFault[] = [];
+	let startedChats = new Set<string>(initialChats);
+	let latencyMs = initialLatency;
+	let seq = 0;
+	// Never reset, so SMS request ids stay unique for the life of the sandbox.
+	let smsRequestId = 0;
+	const sockets = new Set<Socket>();
+	const timers = new Set<NodeJS.Timeout>();
+
+	function takeFault(path: string): Fault | undefined {
+		const index = faults.findIndex((queued) => queued.fault.path === undefined || queued.fault.path === path);
+		if (index === -1) return undefined;
+		const queued = faults[index];
+		queued.remaining--;
+		if (queued.remaining === 0) faults.splice(index, 1);
+		return queued.fault;
+	}
+
+	function injectFault(fault: Fault): void {
+		const error = checkFault(fault);
+		if (error) throw new Error(error);
+		faults.push({ fault: { ...fault }, remaining: fault.times ?? 1 });
+	}
+
+	function startChat(phoneNumber: string): void {
+		if (!isE164(phoneNumber)) throw new Error(`startChat: "${phoneNumber}" is not an E.164 phone number`);
+		startedChats.add(phoneNumber);
+	}
+
+	function setLatency(ms: number): void {
+		const error = checkLatency(ms);
+		if (error) throw new Error(`setLatency: ${error}`);
+		latencyMs = ms;
+	}
+
+	function reset(): void {
+		requests.length = 0;
+		faults = [];
+		startedChats = new Set<string>(initialChats);
+		latencyMs = initialLatency;
+		seq = 0;
+	}
+
+	function stats(): SandboxStats {
+		const byPath: Record<string, PathStats> = {};
+		for (const path of API_PATHS) byPath[path] = { received: 0, delivered: 0 };
+		const byStatus: Record<string, number> = {};
+		const deliveredBodies = new Set<string>();
+		let delivered = 0;
+		let duplicateBodies = 0;
+		for (const request of requests) {
+			byPath[request.path].received++;
+			byStatus[String(request.status)] = (byStatus[String(request.status)] ?? 0) + 1;
+			if (!request.delivered) continue;
+			delivered++;
+			byPath[request.path].delivered++;
+			if (deliveredBodies.has(request.rawBody)) duplicateBodies++;
+			else deliveredBodies.add(request.rawBody);
+		}
+		const pendingFaults = faults.reduce((sum, queued) => sum + queued.remaining, 0);
+		return { received: requests.length, delivered, byPath, byStatus, duplicateBodies, pendingFaults };
+	}
+
+	/** The service's own answer to a request that no fault pre-empted: checks in the order of the brief. */
+	function serviceOutcome(req: IncomingMessage, path: string, body: BodyResult): { outcome: Outcome; id?: string } {
+		if (req.method !== 'POST') {
+			return { outcome: jsonOutcome(405, { message: `Method ${req.method ?? ''} not allowed on ${path}; use POST` }) };
+		}
+		// The received value is never echoed: it may be a real key sent to the wrong place.
+		if (req.headers.authorization !== apiKey) return { outcome: jsonOutcome(401, { message: UNAUTHORIZED_MESSAGE }) };
+		if (!JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '')) {
+			return { outcome: jsonOutcome(415, { message: 'Content-Type must be application/json' }) };
+		}
+		if (body.tooLarge) {
+			return { outcome: jsonOutcome(413, { message: `body: larger than ${MAX_BODY_BYTES} bytes` }) };
+		}
+		if (body.text.length === 0) return { outcome: jsonOutcome(400, { message: 'body: is empty; a JSON object is required' }) };
+		const parsed = parseJson(body.text);
+		if (!parsed.ok) return { outcome: jsonOutcome(400, { message: 'body: is not valid JSON' }) };
+		if (!isJsonObject(parsed.value)) return { outcome: jsonOutcome(400, { message: 'body: must be a JSON object' }) };
+		const error = validateRequest(path, parsed.value);
+		if (error) return { outcome: jsonOutcome(400, { message: error }) };
+		const request = parsed.value;
+
+		if (path === WA_MESSAGE_PATH) {
+			const to = request.to as string;
+			// Spec, endpoint 1, rule 1: media only to a user who has started the chat.
+			if (MEDIA_TYPES.includes(request.type as string) && !startedChats.has(to)) {
+				return {
+					outcome: jsonOutcome(403, {
+						message: `Media messages can only be sent to a user who has started the chat (${to})`,
+					}),
+				};
+			}
+			const id = `wamid.${randomBytes(12).toString('hex')}`;
+			return { outcome: jsonOutcome(200, { message: 'success', data: { id } }), id };
+		}
+		if (path === SMS_PATH) {
+			const id = randomUUID();
+			smsRequestId++;
+			const data = { id, request_id: smsRequestId, full_content: request.message };
+			return { outcome: jsonOutcome(200, { message: 'success', data }), id };
+		}
+		const id = randomUUID();
+		const data = { request_id: id, result: { sms: { status: 'failover' }, chat: { status: 'requested' } } };
+		return { outcome: jsonOutcome(200, { message: 'success', data }), id };
+	}
+
+	function write(res: ServerResponse, outcome: Outcome, record?: RecordedRequest): void {
+		// The client may have given up during the latency wait; then nothing was answered.
+		if (res.destroyed || res.writableEnded) return;
+		if (outcome.kind === 'timeout') return;
+		if (outcome.kind === 'reset') {
+			res.socket?.destroy();
+			return;
+		}
+		const text = outcome.kind === 'json' ? JSON.stringify(outcome.body) : outcome.body;
+		const contentType = outcome.kind === 'json' ? JSON_HEADERS['content-type'] : outcome.contentType;
+		res.writeHead(outcome.status, {
+			...outcome.headers,
+			'content-type': contentType,
+			'content-length': Buffer.byteLength(text),
+		});
+		res.end(text);
+		if (record) {
+			record.status = outcome.status;
+			record.response = outcome.body;
+		}
+	}
+
+	function answerLater(res: ServerResponse, outcome: Outcome, record: RecordedRequest): void {
+		// 'timeout' holds the socket open until the client gives up or stop() destroys it.
+		if (outcome.kind === 'timeout') return;
+		if (latencyMs <= 0) {
+			write(res, outcome, record);
+			return;
+		}
+		const timer = setTimeout(() => {
+			timers.delete(timer);
+			write(res, outcome, record);
+		}, latencyMs);
+		timers.add(timer);
+	}
+
+	async function handleApi(req: IncomingMessage, res: ServerResponse, path: string, log: LogContext): Promise<void> {
+		seq++;
+		const record: RecordedRequest = {
+			seq,
+			method: req.method ?? '',
+			path,
+			headers: flattenHeaders(req.headers),
+			rawBody: '',
+			body: undefined,
+			status: 0,
+			response: undefined,
+			delivered: false,
+		};
+		requests.push(record);
+		// Taken on arrival so concurrent requests consume faults in the order they came in.
+		const fault = takeFault(path);
+		if (fault) {
+			record.fault = fault.kind;
+			log.fault = fault.kind;
+		}
+		const body = await readBody(req);
+		record.rawBody = body.text;
+		const parsed = parseJson(body.text);
+		if (parsed.ok) record.body = parsed.value;
+		if (body.aborted) return;
+
+		// Faults model the infrastructure in front of the service, so they pre-empt every check...
+		if (fault && !fault.afterDelivery) {
+			answerLater(res, faultOutcome(fault), record);
+			return;
+		}
+		const { outcome, id } = serviceOutcome(req, path, body);
+		if (outcome.kind === 'json' && outcome.status === 200) {
+			record.delivered = true;
+			record.id = id;
+		}
+		// ...except afterDelivery, where the service did its work and the answer got lost after it.
+		answerLater(res, fault ? faultOutcome(fault) : outcome, record);
+	}
+
+	async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+		const body = await readBody(req);
+		if (body.aborted) return;
+		const name = path.slice(CONTROL_PREFIX.length);
+		const method = req.method ?? '';
+		const reply = (status: number, payload: unknown): void => write(res, jsonOutcome(status, payload));
+		const methods = CONTROL_METHODS.get(name);
+		if (methods === undefined) {
+			reply(404, { message: `Unknown control endpoint ${path}` });
+			return;
+		}
+		if (!methods.includes(method)) {
+			reply(405, { message: `Method ${method} not allowed on ${path}; use ${methods.join(' or ')}` });
+			return;
+		}
+		// Control bodies are parsed whatever their Content-Type so `curl -d` works without -H.
+		let input: unknown;
+		if (method === 'POST' && body.text.length > 0) {
+			const parsed = parseJson(body.text);
+			if (!parsed.ok) {
+				reply(400, { message: 'body: is not valid JSON' });
+				return;
+			}
+			input = parsed.value;
+		}
+
+		switch (`${method} ${name}`) {
+			case 'GET requests':
+				reply(200, { requests });
+				return;
+			case 'GET stats':
+				reply(200, stats());
+				return;
+			case 'POST reset':
+				reset();
+				reply(200, { message: 'reset' });
+				return;
+			case 'GET conversations':
+				reply(200, { started: [...startedChats] });
+				return;
+			case 'POST conversations': {
+				const phone = isJsonObject(input) ? input.phone_number : undefined;
+				if (!isE164(phone)) {
+					reply(400, { message: 'phone_number: must be an E.164 phone number' });
+					return;
+				}
+				startChat(phone);
+				reply(200, { message: 'started', phone_number: phone });
+				return;
+			}
+			case 'GET faults':
+				reply(200, { faults: faults.map((queued) => ({ ...queued.fault, remaining: queued.remaining })) });
+				return;
+			case 'POST faults': {
+				const list = Array.isArray(input) ? input : [input];
+				// Check them all first so a bad entry in an array queues none of them.
+				for (let i = 0; i < list.length; i++) {
+					const error = checkFault(list[i]);
+					if (error) {
+						reply(400, { message: Array.isArray(input) ? `[${i}].${error}` : error });
+						return;
+					}
+				}
+				for (const fault of list) injectFault(fault as Fault);
+				reply(200, { message: 'queued', queued: list.length });
+				return;
+			}
+			case 'DELETE faults':
+				faults = [];
+				reply(200, { message: 'cleared' });
+				return;
+			case 'GET latency':
+				reply(200, { ms: latencyMs });
+				return;
+			case 'POST latency': {
+				const ms = isJsonObject(input) ? input.ms : undefined;
+				const error = checkLatency(ms);
+				if (error) {
+					reply(400, { message: error });
+					return;
+				}
+				latencyMs = ms as number;
+				reply(200, { ms: latencyMs });
+				return;
+			}
+		}
+	}
+
+	function handle(req: IncomingMessage, res: ServerResponse): void {
+		const rawUrl = req.url ?? '/';
+		const queryAt = rawUrl.indexOf('?');
+		const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
+		const log: LogContext = {};
+		if (!quiet) {
+			const startedAt = Date.now();
+			res.once('close', () => {
+				const status = res.headersSent ? String(res.statusCode) : 'no answer';
+				const fault = log.fault ? ` [fault: ${log.fault}]` : '';
+				process.stdout.write(`${req.method ?? ''} ${path} ${status}${fault} ${Date.now() - startedAt}ms\n`);
+			});
+		}
+		let work: Promise<void>;
+		if (API_PATHS.includes(path)) work = handleApi(req, res, path, log);
+		else if (path.startsWith(CONTROL_PREFIX)) work = handleControl(req, res, path);
+		else {
+			work = readBody(req).then((body) => {
+				if (!body.aborted) write(res, jsonOutcome(404, { message: `Not found: ${path}` }));
+			});
+		}
+		work.catch((error: unknown) => {
+			// A bug in the sandbox must not take the process down mid-benchmark; report it as a 500.
+			process.stderr.write(`sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+			write(res, jsonOutcome(500, { message: 'sandbox internal error' }));
+		});
+	}
+
+	const server = createServer(handle);
+	server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+	// Must exceed keepAliveTimeout, or Node may cut a keep-alive socket while a request is arriving.
+	server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+	server.on('connection', (socket: Socket) => {
+		sockets.add(socket);
+		socket.once('close', () => sockets.delete(socket));
+	});
+	// Benchmarks open thousands of connections at once; the default backlog of 511 drops some.
+	const backlog = 4096;
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, options.host ?? '127.0.0.1', backlog, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const address = server.address() as AddressInfo;
+	const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+	let stopping: Promise<void> | undefined;
+	function stop(): Promise<void> {
+		stopping ??= new Promise<void>((resolve) => {
+			for (const timer of timers) clearTimeout(timer);
+			timers.clear();
+			server.close(() => resolve());
+			for (const socket of sockets) socket.destroy();
+		});
+		return stopping;
+	}
+
+	return {
+		url: `http://${host}:${address.port}`,
+		port: address.port,
+		apiKey,
+		requests,
+		deliveries: () => requests.filter((request) => request.delivered),
+		stats,
+		startChat,
+		setLatency,
+		injectFault,
+		clearFaults: () => {
+			faults = [];
+		},
+		reset,
+		stop,
+	};
+}
