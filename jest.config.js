@@ -7,5 +7,6 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	setupFiles: ['<rootDir>/test/setup-env.js'],
+	setupFilesAfterEnv: ['<rootDir>/test/setup-after-env.js'],
 	testTimeout: 30000,
 };

@@ -43,6 +43,8 @@ export interface SandboxOptions {
 
 export interface RecordedRequest {
 	seq: number;
+	/** Arrival time, ms since the epoch. */
+	receivedAt: number;
 	method: string;
 	path: string;
 	headers: Record<string, string>;
@@ -433,6 +435,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		seq++;
 		const record: RecordedRequest = {
 			seq,
+			receivedAt: Date.now(),
 			method: req.method ?? '',
 			path,
 			headers: flattenHeaders(req.headers),

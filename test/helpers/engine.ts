@@ -151,7 +151,10 @@ export interface RunNodeOptions {
 export interface RunNodeResult {
 	/** Our node's first output, or undefined when it failed. */
 	output: INodeExecutionData[] | undefined;
-	/** The error our node raised, when it failed. */
+	/**
+	 * The error our node raised, when it failed — as the engine stores it: a plain copy whose
+	 * `name` is the class (NodeOperationError, NodeApiError), as n8n itself reads it back.
+	 */
 	error: (Error & { description?: string; httpCode?: string | null; context?: IDataObject }) | undefined;
 	run: IRun;
 }

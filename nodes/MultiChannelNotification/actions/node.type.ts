@@ -15,6 +15,11 @@ export type Resource = keyof NodeMap;
 export interface PreparedSend {
 	endpoint: Endpoint;
 	body: IDataObject;
+	/** Added to the output item next to the service's answer (numbers used, preview). */
+	extras: IDataObject;
+	/** Per-item request settings from the Options collection. */
+	timeout: number;
+	rateLimitRetries: number;
 }
 
 /**
@@ -26,5 +31,6 @@ export interface PreparedSend {
 export interface SendOperation {
 	description: INodeProperties[];
 	prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend;
-	output?(response: ServiceResponse, prepared: PreparedSend): IDataObject;
+	/** Fields derived from the service's answer, added to the output item. */
+	output?(response: ServiceResponse): IDataObject;
 }

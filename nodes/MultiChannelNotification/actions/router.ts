@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { getConnection, sendRequest } from '../transport';
 import * as chatMessage from './chatMessage';
 import * as combined from './combined';
 import type { NodeMap, PreparedSend, Resource, SendOperation } from './node.type';
+import { readOptions } from './shared/options';
 import * as sms from './sms';
 
 const operationsByResource: { [R in Resource]: Record<NodeMap[R], SendOperation> } = {
@@ -13,28 +14,40 @@ const operationsByResource: { [R in Resource]: Record<NodeMap[R], SendOperation>
 	combined: combined.operations,
 };
 
-function errorJson(error: unknown): IDataObject {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		return {
-			error: error.message,
-			...(error.description ? { description: error.description } : {}),
-			...(error instanceof NodeApiError && error.httpCode ? { httpCode: error.httpCode } : {}),
-		};
-	}
-	return { error: error instanceof Error ? error.message : String(error) };
+type NodeError = NodeApiError | NodeOperationError;
+
+function errorJson(error: NodeError): IDataObject {
+	return {
+		error: error.message,
+		...(error.description ? { description: error.description } : {}),
+		...(error instanceof NodeApiError && error.httpCode ? { httpCode: error.httpCode } : {}),
+	};
 }
 
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	if (error instanceof Error && error.name === 'ExpressionError') return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
 
+/** "0–4, 7, 9–10": a short list of item indexes for error descriptions. */
+function ranges(indexes: number[]): string {
+	const sorted = [...indexes].sort((a, b) => a - b);
+	const parts: string[] = [];
+	for (let start = 0; start < sorted.length; ) {
+		let end = start;
+		while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end++;
+		parts.push(start === end ? `${sorted[start]}` : `${sorted[start]}–${sorted[end]}`);
+		start = end + 1;
+	}
+	return parts.join(', ');
+}
+
 /**
- * Runs one operation over all input items in two passes: first every item is read and
- * validated, then the valid ones are sent. Without "Continue On Fail", one invalid item stops
- * the run before anything is sent, so fixing it and running again cannot send a message twice.
- * Output has one item per input item, in input order, each with its pairedItem.
+ * Runs one operation over all input items in two passes. First every item is read and
+ * validated; without "Continue On Fail", one invalid item stops the run before anything is
+ * sent, so fixing it and running again cannot send a message twice. Then the valid items are
+ * sent, `concurrency` at a time (optionally in batches with a pause between them). The output
+ * has one item per input item, in input order whatever the concurrency, each with pairedItem.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -51,47 +64,66 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	const continueOnFail = this.continueOnFail();
-	const results: INodeExecutionData[] = new Array<INodeExecutionData>(items.length);
-	const prepared: Array<PreparedSend | undefined> = new Array<PreparedSend | undefined>(items.length);
+	const results = new Array<INodeExecutionData>(items.length);
+	const pending: Array<{ itemIndex: number; request: PreparedSend }> = [];
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			prepared[itemIndex] = operation.prepare.call(this, itemIndex);
+			pending.push({ itemIndex, request: operation.prepare.call(this, itemIndex) });
 		} catch (error) {
-			if (!continueOnFail) throw asNodeError(this, error, itemIndex);
-			results[itemIndex] = { json: errorJson(error), pairedItem: { item: itemIndex } };
+			const nodeError = asNodeError(this, error, itemIndex);
+			if (!continueOnFail) throw nodeError;
+			results[itemIndex] = { json: errorJson(nodeError), pairedItem: { item: itemIndex } };
 		}
 	}
+	if (pending.length === 0) return [results];
 
-	if (prepared.some((request) => request !== undefined)) {
-		const connection = await getConnection.call(this);
-		let sent = 0;
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			const request = prepared[itemIndex];
-			if (request === undefined) continue;
-			try {
-				const response = await sendRequest.call(this, connection, request.endpoint, request.body, {
-					itemIndex,
-				});
-				sent++;
-				results[itemIndex] = {
-					json: operation.output ? operation.output(response, request) : { ...response },
-					pairedItem: { item: itemIndex },
-				};
-			} catch (error) {
-				if (!continueOnFail) {
-					const nodeError = asNodeError(this, error, itemIndex);
-					if (sent > 0 && (nodeError instanceof NodeApiError || nodeError instanceof NodeOperationError)) {
-						nodeError.description = `${nodeError.description ?? ''}\n${sent} earlier item${
-							sent === 1 ? ' was' : 's were'
-						} already sent in this run; to avoid sending them twice, re-run only the items from item ${itemIndex} on.`.trim();
-					}
-					throw nodeError;
-				}
-				results[itemIndex] = { json: errorJson(error), pairedItem: { item: itemIndex } };
+	const connection = await getConnection.call(this);
+	const { concurrency, batchInterval } = readOptions(this, 0);
+	const sent: number[] = [];
+	let failure: NodeError | undefined;
+
+	const sendOne = async ({ itemIndex, request }: (typeof pending)[number]): Promise<void> => {
+		try {
+			const response = await sendRequest.call(this, connection, request.endpoint, request.body, {
+				itemIndex,
+				timeout: request.timeout,
+				rateLimitRetries: request.rateLimitRetries,
+			});
+			sent.push(itemIndex);
+			results[itemIndex] = {
+				json: { ...response, ...request.extras, ...(operation.output?.(response) ?? {}) },
+				pairedItem: { item: itemIndex },
+			};
+		} catch (error) {
+			const nodeError = asNodeError(this, error, itemIndex);
+			if (continueOnFail) {
+				results[itemIndex] = { json: errorJson(nodeError), pairedItem: { item: itemIndex } };
+			} else if (failure === undefined || Number(failure.context.itemIndex) > itemIndex) {
+				failure = nodeError;
 			}
 		}
+	};
+
+	if (batchInterval > 0) {
+		for (let start = 0; start < pending.length && failure === undefined; start += concurrency) {
+			if (start > 0) await sleep(batchInterval);
+			await Promise.all(pending.slice(start, start + concurrency).map(sendOne));
+		}
+	} else {
+		let next = 0;
+		const worker = async () => {
+			while (next < pending.length && failure === undefined) await sendOne(pending[next++]);
+		};
+		await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
 	}
 
+	if (failure !== undefined) {
+		// Requests already in flight were allowed to finish, so this list is complete.
+		if (sent.length > 0) {
+			failure.description = `${failure.description ?? ''}\nItems already sent in this run: ${ranges(sent)}. Do not send them again when you re-run.`.trim();
+		}
+		throw failure;
+	}
 	return [results];
 }

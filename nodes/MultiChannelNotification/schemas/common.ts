@@ -22,8 +22,9 @@ export const requiredText = z
 
 export const e164PhoneNumber = z.string().regex(E164_PATTERN, { message: E164_RULE });
 
+// The country is judged only on a well-formed number, so one mistake gives one message.
 export const smsPhoneNumber = e164PhoneNumber.refine(
-	(value) => value.startsWith(SMS_COUNTRY_PREFIX),
+	(value) => !E164_PATTERN.test(value) || value.startsWith(SMS_COUNTRY_PREFIX),
 	{ message: SMS_COUNTRY_RULE },
 );
 

@@ -8,7 +8,9 @@ import type {
 	INodeCredentialTestResult,
 	JsonObject,
 } from 'n8n-workflow';
-import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { jsonParse, NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { MAX_RATE_LIMIT_WAIT_MS, rateLimitWait } from '../helpers/retryAfter';
 
 /** The only module that talks to the service. */
 
@@ -106,19 +108,32 @@ function hintFor(status: number): string {
 	return 'The service did not accept the request.';
 }
 
-export interface SendOptions {
+export interface RequestOptions {
 	itemIndex: number;
-	/** Milliseconds; 0 or undefined leaves n8n's default. */
-	timeout?: number;
+	/** Milliseconds to wait for an answer. */
+	timeout: number;
+	/** How often a 429 answer is retried; nothing else is ever resent. */
+	rateLimitRetries: number;
 }
 
-/** POSTs one request. Returns the service's `{ message, data }` or throws NodeApiError. */
+interface RawResponse {
+	statusCode: number;
+	body: unknown;
+	headers: IDataObject;
+}
+
+/**
+ * POSTs one request and returns the service's `{ message, data }`, or throws NodeApiError with
+ * the service's own text. Only a 429 is sent again, after the wait the service asks for: it
+ * means the request was refused, not delivered. A 5xx, a timeout or a dropped connection may
+ * already have delivered the message, so those are never resent.
+ */
 export async function sendRequest(
 	this: IExecuteFunctions,
 	connection: ServiceConnection,
 	endpoint: Endpoint,
 	body: IDataObject,
-	{ itemIndex, timeout }: SendOptions,
+	{ itemIndex, timeout, rateLimitRetries }: RequestOptions,
 ): Promise<ServiceResponse> {
 	const request: IHttpRequestOptions = {
 		method: 'POST',
@@ -130,16 +145,33 @@ export async function sendRequest(
 		// Statuses are judged here, so the service's own text reaches the user and no helper
 		// re-sends on our behalf.
 		ignoreHttpStatusErrors: true,
-		...(timeout ? { timeout } : {}),
+		timeout,
 	};
 
-	let response: { statusCode: number; body: unknown; headers: IDataObject };
+	let response: RawResponse;
+	for (let attempt = 0; ; attempt++) {
+		response = await post.call(this, connection, request, endpoint, itemIndex);
+		if (response.statusCode !== 429 || attempt >= rateLimitRetries) break;
+		const wait = rateLimitWait(response.headers?.['retry-after'], attempt);
+		if (wait > MAX_RATE_LIMIT_WAIT_MS) break;
+		await sleep(wait);
+	}
+	return judge.call(this, connection, response, itemIndex, rateLimitRetries);
+}
+
+async function post(
+	this: IExecuteFunctions,
+	connection: ServiceConnection,
+	request: IHttpRequestOptions,
+	endpoint: Endpoint,
+	itemIndex: number,
+): Promise<RawResponse> {
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
+		return (await this.helpers.httpRequestWithAuthentication.call(
 			this,
 			CREDENTIAL_TYPE,
-			request,
-		)) as typeof response;
+			{ ...request },
+		)) as RawResponse;
 	} catch (error) {
 		// Built from scratch: the caught error holds the request config, Authorization header included.
 		const cause = (error as { cause?: { code?: unknown } }).cause;
@@ -153,14 +185,21 @@ export async function sendRequest(
 			{
 				itemIndex,
 				message: timedOut
-					? `The service did not answer in time (${endpoint})`
+					? `The service did not answer within ${request.timeout} ms (${endpoint})`
 					: `Could not reach the service (${code ?? reason})`,
 				description: `${reason}. The message may or may not have been delivered: check before sending it again.`,
 			},
 		);
 	}
+}
 
-	const { statusCode, body: responseBody } = response;
+function judge(
+	this: IExecuteFunctions,
+	connection: ServiceConnection,
+	{ statusCode, body: responseBody, headers }: RawResponse,
+	itemIndex: number,
+	rateLimitRetries: number,
+): ServiceResponse {
 	const text = serviceMessage(responseBody);
 	const ok = statusCode >= 200 && statusCode < 300;
 	if (ok && text === 'success' && responseBody && typeof responseBody === 'object') {
@@ -179,7 +218,17 @@ export async function sendRequest(
 				: 'no message in the answer'),
 		connection.apiKey,
 	);
-	const retryAfter = response.headers?.['retry-after'];
+	const retryAfter = headers?.['retry-after'];
+	let description = ok
+		? 'The answer was not "success", so this item is treated as failed. The message may or may not have been delivered: check before sending it again.'
+		: hintFor(statusCode);
+	if (statusCode === 429) {
+		const wait = rateLimitWait(retryAfter, rateLimitRetries);
+		description +=
+			wait > MAX_RATE_LIMIT_WAIT_MS
+				? ` The service asked to wait ${Math.ceil(wait / 1000)} s, longer than the ${MAX_RATE_LIMIT_WAIT_MS / 1000} s this node waits.`
+				: ` Gave up after ${rateLimitRetries} ${rateLimitRetries === 1 ? 'retry' : 'retries'} (option Rate Limit Retries). Nothing was delivered for this item.`;
+	}
 	throw new NodeApiError(
 		this.getNode(),
 		{
@@ -193,9 +242,7 @@ export async function sendRequest(
 			message: ok
 				? `The service did not confirm the send (HTTP ${statusCode}): ${shown}`
 				: `The service answered HTTP ${statusCode}: ${shown}`,
-			description: ok
-				? 'The answer was not "success", so this item is treated as failed. The message may or may not have been delivered: check before sending it again.'
-				: hintFor(statusCode),
+			description,
 		},
 	);
 }

@@ -2,12 +2,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readText } from '../../helpers/parameters';
+import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import type { IssuePath } from '../../helpers/validation';
 import { parseOrThrow } from '../../helpers/validation';
 import type { MediaType } from '../../schemas';
 import { mediaMessageSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
+import { optionsField, readOptions } from '../shared/options';
 import { LABELS as TEMPLATE_LABELS, recipientField, senderField } from '../shared/template';
 
 const LABELS = {
@@ -65,6 +67,7 @@ const fields: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	optionsField,
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(
@@ -84,12 +87,13 @@ function label(path: IssuePath): string {
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
+	const options = readOptions(this, itemIndex);
 	const mediaType = this.getNodeParameter('mediaType', itemIndex) as MediaType;
 	const caption = mediaType === 'image' ? readText(this, 'caption', itemIndex) : '';
 	const recipientType = readText(this, 'recipientType', itemIndex, { trim: true });
 	const candidate = {
-		from: readText(this, 'from', itemIndex, { trim: true }),
-		to: readText(this, 'to', itemIndex, { trim: true }),
+		from: normalizePhoneNumber(readText(this, 'from', itemIndex, { trim: true }), options.phoneNumberFormat),
+		to: normalizePhoneNumber(readText(this, 'to', itemIndex, { trim: true }), options.phoneNumberFormat),
 		type: mediaType,
 		...(recipientType === '' ? {} : { recipient_type: recipientType }),
 		[mediaType]: {
@@ -98,5 +102,11 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		},
 	};
 	const body = parseOrThrow(this.getNode(), mediaMessageSchema, candidate, itemIndex, label);
-	return { endpoint: ENDPOINTS.chatMessage, body };
+	return {
+		endpoint: ENDPOINTS.chatMessage,
+		body,
+		extras: { from: body.from, to: body.to },
+		timeout: options.timeout,
+		rateLimitRetries: options.rateLimitRetries,
+	};
 }

@@ -5,17 +5,31 @@ import { parseOrThrow } from '../../helpers/validation';
 import { templateMessageSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { readTemplateMessage, templateFieldLabel, templateFields } from '../shared/template';
+import { optionsField, readOptions } from '../shared/options';
+import {
+	readTemplateMessage,
+	templateFieldLabel,
+	templateFields,
+	templatePreview,
+} from '../shared/template';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['chatMessage'], operation: ['sendTemplate'] } },
-	templateFields,
+	[...templateFields, optionsField],
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const { message, mode } = readTemplateMessage(this, itemIndex);
+	const options = readOptions(this, itemIndex);
+	const { message, mode } = readTemplateMessage(this, itemIndex, options.phoneNumberFormat);
 	const body = parseOrThrow(this.getNode(), templateMessageSchema, message, itemIndex, (path, issue) =>
 		templateFieldLabel(path, issue, message, mode),
 	);
-	return { endpoint: ENDPOINTS.chatMessage, body };
+	const preview = templatePreview(this, itemIndex, body, mode);
+	return {
+		endpoint: ENDPOINTS.chatMessage,
+		body,
+		extras: { from: body.from, to: body.to, ...(preview === undefined ? {} : { preview }) },
+		timeout: options.timeout,
+		rateLimitRetries: options.rateLimitRetries,
+	};
 }

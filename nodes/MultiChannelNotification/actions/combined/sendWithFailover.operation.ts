@@ -6,8 +6,14 @@ import { combinedRequestSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
+import { optionsField, readOptions } from '../shared/options';
 import { FAILOVER_SMS_FIELDS, readSms, smsFieldLabel, smsFields } from '../shared/sms';
-import { readTemplateMessage, templateFieldLabel, templateFields } from '../shared/template';
+import {
+	readTemplateMessage,
+	templateFieldLabel,
+	templateFields,
+	templatePreview,
+} from '../shared/template';
 
 const fields: INodeProperties[] = [
 	{
@@ -19,6 +25,7 @@ const fields: INodeProperties[] = [
 	},
 	...templateFields,
 	...smsFields(FAILOVER_SMS_FIELDS),
+	optionsField,
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(
@@ -27,22 +34,37 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const { message: chat, mode } = readTemplateMessage(this, itemIndex);
-	const candidate = { chat, sms: readSms(this, FAILOVER_SMS_FIELDS, itemIndex) };
+	const options = readOptions(this, itemIndex);
+	const { message: chat, mode } = readTemplateMessage(this, itemIndex, options.phoneNumberFormat);
+	const candidate = {
+		chat,
+		sms: readSms(this, FAILOVER_SMS_FIELDS, itemIndex, options.phoneNumberFormat),
+	};
 	const body = parseOrThrow(this.getNode(), combinedRequestSchema, candidate, itemIndex, (path, issue) => {
 		const [part, ...rest] = path;
 		if (part === 'chat') return templateFieldLabel(rest, issue, chat, mode);
 		if (part === 'sms') return smsFieldLabel(rest, FAILOVER_SMS_FIELDS);
 		return 'Combined request';
 	});
-	return { endpoint: ENDPOINTS.combined, body };
+	const preview = templatePreview(this, itemIndex, body.chat, mode);
+	return {
+		endpoint: ENDPOINTS.combined,
+		body,
+		extras: {
+			from: body.chat.from,
+			to: body.chat.to,
+			smsPhoneNumber: body.sms.phone_number,
+			...(preview === undefined ? {} : { preview }),
+		},
+		timeout: options.timeout,
+		rateLimitRetries: options.rateLimitRetries,
+	};
 }
 
 /** Lifts each channel's status to the top of the item, next to the service's answer. */
 export function output(response: ServiceResponse): IDataObject {
 	const result = (response.data.result ?? {}) as { chat?: { status?: unknown }; sms?: { status?: unknown } };
 	return {
-		...response,
 		chatStatus: result.chat?.status ?? null,
 		smsStatus: result.sms?.status ?? null,
 	};

@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readText } from '../../helpers/parameters';
+import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
+import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import type { IssuePath } from '../../helpers/validation';
 
 /**
@@ -43,9 +45,17 @@ export function smsFields(names: SmsFieldNames): INodeProperties[] {
 	];
 }
 
-export function readSms(context: IExecuteFunctions, names: SmsFieldNames, itemIndex: number) {
+export function readSms(
+	context: IExecuteFunctions,
+	names: SmsFieldNames,
+	itemIndex: number,
+	phoneNumberFormat: PhoneNumberFormat,
+) {
 	return {
-		phone_number: readText(context, names.phoneNumber, itemIndex, { trim: true }),
+		phone_number: normalizePhoneNumber(
+			readText(context, names.phoneNumber, itemIndex, { trim: true }),
+			phoneNumberFormat,
+		),
 		message: readText(context, names.message, itemIndex),
 	};
 }
@@ -53,5 +63,5 @@ export function readSms(context: IExecuteFunctions, names: SmsFieldNames, itemIn
 export function smsFieldLabel(path: IssuePath, names: SmsFieldNames): string {
 	if (path[0] === 'phone_number') return `${names.labelPrefix}Phone Number`;
 	if (path[0] === 'message') return `${names.labelPrefix}Message`;
-	return `${names.labelPrefix}SMS request`.replace('SMS SMS', 'SMS');
+	return names.labelPrefix ? 'SMS part' : 'SMS request';
 }

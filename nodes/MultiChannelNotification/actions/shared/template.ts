@@ -1,9 +1,13 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { ZodIssue } from 'zod';
 
-import type { IssuePath } from '../../helpers/validation';
 import { asText, readCollectionEntries, readJson, readText } from '../../helpers/parameters';
-import type { ComponentsRuleField } from '../../schemas';
+import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
+import { normalizePhoneNumber } from '../../helpers/phoneNumber';
+import { checkPlaceholders, fillPlaceholders } from '../../helpers/templateContent';
+import type { IssuePath } from '../../helpers/validation';
+import type { BodyComponent, ComponentsRuleField, TemplateMessage } from '../../schemas';
 import { componentKind } from '../../schemas';
 
 /**
@@ -16,6 +20,7 @@ export const LABELS = {
 	from: 'From',
 	to: 'To',
 	templateName: 'Template Name',
+	templateContent: 'Template Content',
 	languageCode: 'Language Code',
 	languagePolicy: 'Language Policy',
 	componentsJson: 'Components (JSON)',
@@ -58,6 +63,16 @@ export const templateFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'order_update',
 		description: 'Name of the approved template, as given by the service operator',
+	},
+	{
+		displayName: LABELS.templateContent,
+		name: 'templateContent',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		placeholder: 'Hi {{1}}, your order {{2}} has shipped.',
+		description:
+			'Optional: the approved template text with its placeholders. When given, the body parameters are counted against the placeholders before anything is sent, and the output shows a preview with them filled in. Enter it as fixed text, not as an expression.',
 	},
 	{
 		displayName: LABELS.languageCode,
@@ -213,6 +228,7 @@ export type ComponentsMode = 'fields' | 'json';
 export function readTemplateMessage(
 	context: IExecuteFunctions,
 	itemIndex: number,
+	phoneNumberFormat: PhoneNumberFormat,
 ): { message: Record<string, unknown>; mode: ComponentsMode } {
 	const mode = context.getNodeParameter('componentsInputMode', itemIndex, 'fields') as ComponentsMode;
 	const components =
@@ -222,8 +238,8 @@ export function readTemplateMessage(
 	return {
 		mode,
 		message: {
-			from: readText(context, 'from', itemIndex, { trim: true }),
-			to: readText(context, 'to', itemIndex, { trim: true }),
+			from: normalizePhoneNumber(readText(context, 'from', itemIndex, { trim: true }), phoneNumberFormat),
+			to: normalizePhoneNumber(readText(context, 'to', itemIndex, { trim: true }), phoneNumberFormat),
 			type: 'template',
 			template: {
 				name: readText(context, 'templateName', itemIndex, { trim: true }),
@@ -235,6 +251,43 @@ export function readTemplateMessage(
 			},
 		},
 	};
+}
+
+/**
+ * When Template Content is given: checks its placeholders against the body parameters of the
+ * validated message and returns the preview text the recipient will read; undefined otherwise.
+ */
+export function templatePreview(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	message: TemplateMessage,
+	mode: ComponentsMode,
+): string | undefined {
+	const content = context.getNodeParameter('templateContent', itemIndex, '') as unknown;
+	if (typeof content !== 'string' || content.trim() === '') return undefined;
+	const fail = (problem: string) =>
+		new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${problem}`, {
+			itemIndex,
+			description: 'Nothing was sent for this item.',
+		});
+
+	const check = checkPlaceholders(content);
+	if ('problem' in check) throw fail(`${LABELS.templateContent}: ${check.problem}`);
+	const body = message.template.components.find(
+		(component): component is BodyComponent => component.type === 'body',
+	);
+	const values = body?.parameters.map((parameter) => parameter.text) ?? [];
+	if (values.length !== check.count) {
+		const label = mode === 'json' ? `${LABELS.componentsJson} (body parameters)` : LABELS.bodyParameters;
+		const expected =
+			check.count === 0
+				? 'has no placeholders, so it expects no body parameters'
+				: `expects ${check.count} body parameter${check.count === 1 ? '' : 's'} ({{1}}${
+						check.count > 1 ? ` to {{${check.count}}}` : ''
+					})`;
+		throw fail(`${label}: the template content ${expected}, but ${values.length} ${values.length === 1 ? 'was' : 'were'} given`);
+	}
+	return fillPlaceholders(content, values);
 }
 
 function componentsFromFields(context: IExecuteFunctions, itemIndex: number): unknown[] {

@@ -5,17 +5,25 @@ import { parseOrThrow } from '../../helpers/validation';
 import { smsRequestSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
+import { optionsField, readOptions } from '../shared/options';
 import { readSms, SMS_FIELDS, smsFieldLabel, smsFields } from '../shared/sms';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['sms'], operation: ['send'] } },
-	smsFields(SMS_FIELDS),
+	[...smsFields(SMS_FIELDS), optionsField],
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const candidate = readSms(this, SMS_FIELDS, itemIndex);
+	const options = readOptions(this, itemIndex);
+	const candidate = readSms(this, SMS_FIELDS, itemIndex, options.phoneNumberFormat);
 	const body = parseOrThrow(this.getNode(), smsRequestSchema, candidate, itemIndex, (path) =>
 		smsFieldLabel(path, SMS_FIELDS),
 	);
-	return { endpoint: ENDPOINTS.sms, body };
+	return {
+		endpoint: ENDPOINTS.sms,
+		body,
+		extras: { phoneNumber: body.phone_number },
+		timeout: options.timeout,
+		rateLimitRetries: options.rateLimitRetries,
+	};
 }

@@ -1,0 +1,100 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
+
+/** The Options collection every send has: number handling, pacing, 429 handling, timeout. */
+
+export const DEFAULT_CONCURRENCY = 10;
+export const MAX_CONCURRENCY = 100;
+export const DEFAULT_RATE_LIMIT_RETRIES = 3;
+export const DEFAULT_TIMEOUT_MS = 30000;
+
+export interface SendOptions {
+	phoneNumberFormat: PhoneNumberFormat;
+	concurrency: number;
+	batchInterval: number;
+	rateLimitRetries: number;
+	timeout: number;
+}
+
+export const optionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Batch Interval (Ms)',
+			name: 'batchInterval',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Pause between batches, in milliseconds. A batch is as many items as Concurrency. 0 sends continuously.',
+		},
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+			default: DEFAULT_CONCURRENCY,
+			description:
+				'How many requests may be in flight at once; 1 sends strictly one after another. Output order is the same either way.',
+		},
+		{
+			displayName: 'Phone Number Format',
+			name: 'phoneNumberFormat',
+			type: 'options',
+			options: [
+				{
+					name: 'Normalize',
+					value: 'normalize',
+					description:
+						'Remove spaces, dashes, dots and brackets; turn 0812… or 62812… into +62812…; anything else must already be E.164',
+				},
+				{
+					name: 'Strict E.164',
+					value: 'strict',
+					description: 'Send numbers exactly as given; anything not E.164 is an error',
+				},
+			],
+			default: 'normalize',
+			description: 'How From, To and Phone Number values are read',
+		},
+		{
+			displayName: 'Rate Limit Retries',
+			name: 'rateLimitRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 10 },
+			default: DEFAULT_RATE_LIMIT_RETRIES,
+			description:
+				'How often to resend a request the service refused with HTTP 429 (too many requests), after the wait it asks for. No other failure is ever resent: it may already have been delivered.',
+		},
+		{
+			displayName: 'Timeout (Ms)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_TIMEOUT_MS,
+			description: 'How long to wait for the service to answer one request, in milliseconds',
+		},
+	],
+};
+
+function whole(value: unknown, fallback: number, min: number, max: number): number {
+	const number = typeof value === 'number' ? value : Number(value);
+	if (!Number.isFinite(number)) return fallback;
+	return Math.min(max, Math.max(min, Math.floor(number)));
+}
+
+export function readOptions(context: IExecuteFunctions, itemIndex: number): SendOptions {
+	const options = context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
+	return {
+		phoneNumberFormat: options.phoneNumberFormat === 'strict' ? 'strict' : 'normalize',
+		concurrency: whole(options.concurrency, DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY),
+		batchInterval: whole(options.batchInterval, 0, 0, 3600000),
+		rateLimitRetries: whole(options.rateLimitRetries, DEFAULT_RATE_LIMIT_RETRIES, 0, 10),
+		timeout: whole(options.timeout, DEFAULT_TIMEOUT_MS, 1, 3600000),
+	};
+}

@@ -1,0 +1,166 @@
+/**
+ * Installed-package check: the package as a user gets it. `npm pack` → installed into a fresh
+ * n8n user folder the way n8n 2.8.4 installs a community package → real n8n started → the
+ * example workflows run through it.
+ *
+ * Asserts: the node and credential load under the package's type names; nothing but the
+ * package itself was installed (no dev or peer dependencies, no zod copy); zod is resolved from
+ * n8n's own node_modules (seen by a resolve hook preloaded into n8n); the sandbox received the
+ * exact request bodies; every example did what it should.
+ *
+ *   npx tsx scripts/n8n/check-installed-package.ts     (after `npm run build`)
+ */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+
+import { runCheck } from './lib/check';
+import { loadExamples, MEDIA_RECIPIENT, runExample, sandboxCredential } from './lib/examples';
+import { CREDENTIAL_TYPE, makeTempDir, N8N_DIR, NODE_TYPE, PACKAGE_NAME, REPO_ROOT } from './lib/install';
+import { startChat } from './lib/sandbox';
+import { launch, step } from './lib/stack';
+
+/** Logs every `require('zod')` made from inside our installed package, with where it resolved. */
+const ZOD_PROBE = `'use strict';
+const Module = require('node:module');
+const fs = require('node:fs');
+const original = Module._resolveFilename;
+Module._resolveFilename = function (request, parent, ...rest) {
+	const resolved = original.call(this, request, parent, ...rest);
+	if (request === 'zod' && parent && typeof parent.filename === 'string' &&
+		parent.filename.includes('/node_modules/${PACKAGE_NAME}/')) {
+		fs.appendFileSync(process.env.MCN_ZOD_PROBE_LOG, JSON.stringify({ from: parent.filename, resolved }) + '\\n');
+	}
+	return resolved;
+};
+`;
+
+function findPackageJsons(dir: string, name: string, found: string[] = []): string[] {
+	for (const entry of readdirSync(dir)) {
+		const path = join(dir, entry);
+		if (!statSync(path).isDirectory()) continue;
+		if (entry === name && existsSync(join(path, 'package.json'))) found.push(path);
+		findPackageJsons(path, name, found);
+	}
+	return found;
+}
+
+const EXPECTED_TEMPLATE_BODY = {
+	from: '+6280011112222',
+	to: '+6281234567890',
+	type: 'template',
+	template: {
+		name: 'order_update',
+		language: { policy: 'deterministic', code: 'id' },
+		components: [
+			{ type: 'header', parameters: [{ type: 'image', image: { link: 'https://cdn.example.com/banners/order-shipped.jpg' } }] },
+			{
+				type: 'body',
+				parameters: [
+					{ type: 'text', text: 'Budi Santoso' },
+					{ type: 'text', text: 'INV-1042' },
+					{ type: 'text', text: 'Rp 250.000' },
+				],
+			},
+			{ type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'track:INV-1042' }] },
+			{ type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'help:INV-1042' }] },
+		],
+	},
+};
+
+runCheck('installed-package check', async ({ sandbox, expect }) => {
+	const probeDir = makeTempDir('zod-probe');
+	const probeFile = join(probeDir, 'zod-probe.cjs');
+	const probeLog = join(probeDir, 'zod-resolutions.jsonl');
+	writeFileSync(probeFile, ZOD_PROBE);
+	writeFileSync(probeLog, '');
+
+	const examples = loadExamples();
+	const stack = await launch({
+		label: 'installed',
+		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
+		workflows: examples.map((example) => example.workflow),
+		extraEnv: { NODE_OPTIONS: `--require ${probeFile}`, MCN_ZOD_PROBE_LOG: probeLog },
+	});
+
+	await step('package installed like a community package', async () => {
+		const installed = JSON.parse(readFileSync(join(stack.packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+		expect(installed.name === PACKAGE_NAME, `installed at ${stack.packageDir}`);
+		expect(
+			installed.dependencies === undefined && installed.devDependencies === undefined && installed.peerDependencies === undefined,
+			'its package.json has no dependencies left to install (dev and peer ones stripped, as n8n does)',
+		);
+		const nodesDir = join(stack.userFolder, '.n8n', 'nodes');
+		const modules = readdirSync(join(nodesDir, 'node_modules')).filter((entry) => !entry.startsWith('.'));
+		expect(isDeepStrictEqual(modules, [PACKAGE_NAME]), 'nothing else was installed next to it', modules);
+		expect(findPackageJsons(nodesDir, 'zod').length === 0, 'no copy of zod under .n8n/nodes');
+		expect(!stack.userFolder.startsWith(REPO_ROOT + sep), 'the user folder is outside the repository (its node_modules cannot leak in)');
+	});
+
+	await step('node and credential types known to n8n', async () => {
+		// The editor's own type lists, served from the user folder n8n generates them into.
+		const typeList = async (file: string): Promise<Array<{ name: string }>> =>
+			(await (await fetch(`${stack.n8n.url}/types/${file}`, { headers: { Cookie: stack.client.sessionCookie } })).json()) as Array<{
+				name: string;
+			}>;
+		const nodeTypes = await typeList('nodes.json');
+		const ours = nodeTypes.filter((type) => type.name.includes('multiChannelNotification'));
+		const names = ours.map((type) => type.name).sort();
+		expect(
+			isDeepStrictEqual(names, [NODE_TYPE, `${NODE_TYPE}Tool`]),
+			`the editor lists the node as ${NODE_TYPE} (and, being usable as a tool, ${NODE_TYPE}Tool)`,
+			names,
+		);
+		const credentialTypes = await typeList('credentials.json');
+		expect(credentialTypes.some((type) => type.name === CREDENTIAL_TYPE), `n8n knows the credential type ${CREDENTIAL_TYPE}`);
+	});
+
+	await startChat(sandbox.url, MEDIA_RECIPIENT);
+	const results = await step('run every example through the installed package', async () => {
+		const all = [];
+		for (const example of examples) all.push(await runExample(stack.client, example));
+		return all;
+	});
+	for (const result of results) {
+		expect(result.passed, `${result.example.file}: ${result.rows.filter((row) => row.ok).length} sent, ${result.example.expectedErrors} refused as expected`, result.problem ?? result.rows);
+	}
+
+	await step('what the sandbox received', async () => {
+		const templates = sandbox.requests.filter(
+			(request) => request.path === '/v1/wa/message' && (request.body as { type?: string }).type === 'template',
+		);
+		expect(templates.length === 1, 'one template request');
+		expect(isDeepStrictEqual(templates[0].body, EXPECTED_TEMPLATE_BODY), 'the template request body is exactly the expected one', templates[0].body);
+		expect(templates[0].headers.authorization === sandbox.apiKey, 'Authorization header is the API key itself');
+		const media = sandbox.requests.filter((request) => request.path === '/v1/wa/message' && request !== templates[0]);
+		expect(
+			isDeepStrictEqual(media.map((request) => (request.body as { type: string }).type).sort(), ['audio', 'document', 'image', 'video']),
+			'one media request of each type',
+		);
+		const sms = sandbox.requests.filter((request) => request.path === '/v1/sms/notification');
+		expect(
+			isDeepStrictEqual(sms.map((request) => (request.body as { phone_number: string }).phone_number).sort(), [
+				'+6281234567890',
+				'+6281298765432',
+				'+6285711223344',
+			]),
+			'three SMS sent; the non-+62 number never reached the service',
+		);
+		const combined = sandbox.requests.filter((request) => request.path === '/v1/combined/notification/failover');
+		expect(combined.length === 1 && combined[0].status === 200, 'one combined failover request, accepted');
+	});
+
+	await step('zod resolved from n8n', async () => {
+		const lines = readFileSync(probeLog, 'utf8').trim().split('\n').filter(Boolean);
+		const resolutions = lines.map((line) => JSON.parse(line) as { from: string; resolved: string });
+		expect(resolutions.length > 0, `the package required zod ${resolutions.length} times inside n8n`);
+		const n8nModules = join(N8N_DIR, 'node_modules') + sep;
+		expect(
+			resolutions.every((entry) => entry.resolved.startsWith(n8nModules)),
+			`every require('zod') resolved into n8n's own node_modules (${resolutions[0]?.resolved})`,
+			resolutions,
+		);
+		const zodVersion = (JSON.parse(readFileSync(join(N8N_DIR, 'node_modules', 'zod', 'package.json'), 'utf8')) as { version: string }).version;
+		console.log(`    n8n's zod is ${zodVersion}`);
+	});
+});

@@ -1,0 +1,55 @@
+/**
+ * The frame every end-to-end check shares: cleanup handlers, a sandbox, named assertions that
+ * are printed as they pass, the elapsed time, and an exit code.
+ */
+import { AssertionError } from 'node:assert';
+
+import type { Sandbox } from './sandbox';
+import { startSandbox } from './sandbox';
+import { installCleanup, liveGroups, stopAll, tail } from './process';
+import { printTimings } from './stack';
+
+export interface CheckContext {
+	sandbox: Sandbox;
+	/** Prints a passed expectation; throws (failing the check) when `ok` is false. */
+	expect(ok: boolean, what: string, detail?: unknown): void;
+}
+
+export function runCheck(name: string, body: (context: CheckContext) => Promise<void>): void {
+	const started = Date.now();
+	let sandbox: Sandbox | undefined;
+	let passed = 0;
+	installCleanup(async () => {
+		await sandbox?.stop();
+	});
+	const expect = (ok: boolean, what: string, detail?: unknown): void => {
+		if (!ok) {
+			throw new AssertionError({
+				message: `${what}${detail === undefined ? '' : `\n  got: ${JSON.stringify(detail, null, 2)}`}`,
+			});
+		}
+		passed++;
+		console.log(`  ✔ ${what}`);
+	};
+	const finish = (code: number, message: string): void => {
+		printTimings();
+		console.log(`\n${message} — ${name}: ${passed} expectations passed, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		process.exit(code);
+	};
+	console.log(`=== ${name} ===`);
+	(async () => {
+		sandbox = await startSandbox({ port: 0, quiet: true });
+		await body({ sandbox, expect });
+		await stopAll();
+		await sandbox.stop();
+	})().then(
+		() => finish(0, 'PASS'),
+		async (error: unknown) => {
+			console.error(`\n  ✘ ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+			for (const group of liveGroups()) console.error(`\n--- last lines of ${group.name} ---\n${tail(group.output(), 25)}`);
+			await stopAll(3000);
+			await sandbox?.stop();
+			finish(1, 'FAIL');
+		},
+	);
+}

@@ -1,0 +1,162 @@
+/**
+ * The example workflows in examples/: loading them, the credential they reference, running each
+ * once through n8n's REST API and summing up what every send returned.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { CredentialFixture, ExecutionSummary, N8nClient, NodeItem } from './n8n';
+import { CREDENTIAL_TYPE, NODE_TYPE, REPO_ROOT } from './install';
+
+export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
+/** The id every example's node references; the start script imports a credential under it. */
+export const CREDENTIAL_ID = 'mcnSandboxCred01';
+export const CREDENTIAL_NAME = 'Multi-Channel Notification (sandbox)';
+/** The media example's recipient: media can only go to someone who has started the chat. */
+export const MEDIA_RECIPIENT = '+6281298765432';
+
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	parameters: Record<string, unknown>;
+	onError?: string;
+	credentials?: Record<string, { id: string; name: string }>;
+}
+
+export interface ExampleWorkflow {
+	id: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export interface Example {
+	file: string;
+	workflow: ExampleWorkflow;
+	triggerName: string;
+	/** Items the example is meant to turn into error items (the bulk SMS's bad number). */
+	expectedErrors: number;
+}
+
+/** Examples that fail some items on purpose, by file name. */
+const EXPECTED_ERRORS: Record<string, number> = { 'bulk-sms.json': 1 };
+
+/** The order they are run and shown in; any other example file comes after these. */
+const ORDER = ['template-send.json', 'media-send.json', 'bulk-sms.json', 'failover-send.json'];
+
+function rank(file: string): number {
+	const position = ORDER.indexOf(file);
+	return position === -1 ? ORDER.length : position;
+}
+
+export function loadExamples(): Example[] {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+		.map((file) => {
+			const workflow = JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
+			const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+			if (!trigger) throw new Error(`${file}: no Manual Trigger node`);
+			return { file, workflow, triggerName: trigger.name, expectedErrors: EXPECTED_ERRORS[file] ?? 0 };
+		});
+}
+
+export function sandboxCredential(baseUrl: string, apiKey: string): CredentialFixture {
+	return { id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: { apiKey, baseUrl } };
+}
+
+export interface SendRow {
+	example: string;
+	node: string;
+	item: number;
+	ok: boolean;
+	result: string;
+}
+
+export interface ExampleResult {
+	example: Example;
+	execution: ExecutionSummary;
+	rows: SendRow[];
+	/** Execution finished and exactly the expected items failed. */
+	passed: boolean;
+	problem?: string;
+}
+
+function describeSuccess(json: Record<string, unknown>): string {
+	const data = (json.data ?? {}) as Record<string, unknown>;
+	if (json.chatStatus !== undefined || json.smsStatus !== undefined) {
+		return `${String(json.message)}: chat ${String(json.chatStatus)}, SMS ${String(json.smsStatus)} (request ${String(data.request_id)})`;
+	}
+	const parts = [`id ${String(data.id)}`];
+	if (data.request_id !== undefined) parts.push(`request ${String(data.request_id)}`);
+	return `${String(json.message)}: ${parts.join(', ')}`;
+}
+
+/** One row per item our node put out: success with the service's id, or the error text. */
+export function sendRows(example: Example, execution: ExecutionSummary): SendRow[] {
+	const rows: SendRow[] = [];
+	for (const node of example.workflow.nodes.filter((candidate) => candidate.type === NODE_TYPE)) {
+		for (const task of execution.data.resultData.runData[node.name] ?? []) {
+			if (task.error) {
+				rows.push({ example: example.file, node: node.name, item: 0, ok: false, result: `node error: ${task.error.message ?? ''}` });
+				continue;
+			}
+			const items: NodeItem[] = task.data?.main?.[0] ?? [];
+			items.forEach((item, index) => {
+				const ok = item.json.error === undefined && item.json.message === 'success';
+				rows.push({
+					example: example.file,
+					node: node.name,
+					item: index,
+					ok,
+					result: ok ? describeSuccess(item.json) : `error: ${String(item.json.error ?? JSON.stringify(item.json))}`,
+				});
+			});
+		}
+	}
+	return rows;
+}
+
+export async function runExample(client: N8nClient, example: Example): Promise<ExampleResult> {
+	const executionId = await client.runWorkflow(example.workflow.id, example.triggerName);
+	const execution = await client.waitForExecution(executionId);
+	const rows = sendRows(example, execution);
+	const errors = rows.filter((row) => !row.ok).length;
+	let problem: string | undefined;
+	if (execution.status !== 'success') {
+		problem = `execution ${execution.id} ended "${execution.status}": ${execution.data.resultData.error?.message ?? ''}`;
+	} else if (rows.length === 0) {
+		problem = 'no output from the Multi-Channel Notification node';
+	} else if (errors !== example.expectedErrors) {
+		problem = `${errors} item(s) failed, expected ${example.expectedErrors}`;
+	}
+	return { example, execution, rows, passed: problem === undefined, problem };
+}
+
+function truncate(text: string, max: number): string {
+	const flat = text.replace(/\s+/g, ' ');
+	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A plain-text table, readable in a terminal and in CI logs. */
+export function formatTable(results: ExampleResult[]): string {
+	const header = ['Example', 'Node', '#', 'Result'];
+	const body = results.flatMap((result) =>
+		result.rows.length > 0
+			? result.rows.map((row) => [row.example, row.node, String(row.item), `${row.ok ? '✔' : '✘'} ${truncate(row.result, 90)}`])
+			: [[result.example.file, '-', '-', `✘ ${result.problem ?? ''}`]],
+	);
+	const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => row[column].length)));
+	const line = (cells: string[]): string => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
+	const lines = [line(header), widths.map((width) => '─'.repeat(width)).join('  '), ...body.map(line)];
+	for (const result of results) {
+		lines.push(
+			`${result.passed ? 'PASS' : 'FAIL'} ${result.example.file} (execution ${result.execution.id}, ${result.execution.status})${
+				result.problem ? `: ${result.problem}` : ''
+			}`,
+		);
+	}
+	return lines.join('\n');
+}

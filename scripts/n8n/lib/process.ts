@@ -1,0 +1,264 @@
+/**
+ * Child processes that never outlive us. Every long-running child (n8n, its worker, Redis, npm)
+ * is spawned as the leader of its own process group, so stopping it stops whatever it started
+ * too (n8n's task runner). Groups still alive when this process exits, is interrupted or fails
+ * are killed.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createWriteStream, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export interface Group {
+	name: string;
+	pid: number;
+	child: ChildProcess;
+	/** Resolves with the exit code (or the signal's name) once the leader has exited. */
+	exited: Promise<number | string>;
+	/** Everything the process wrote, as far as kept in memory (the last 200 KB). */
+	output(): string;
+}
+
+const groups = new Set<Group>();
+
+function groupAlive(pid: number): boolean {
+	try {
+		process.kill(-pid, 0);
+		return true;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+		throw error;
+	}
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+	try {
+		process.kill(-pid, signal);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+	}
+}
+
+/**
+ * The environment for a child: ours without the npm_* variables `npm run` adds. Those carry the
+ * repository's npm settings (ignore-scripts=true among them) into nested npm calls, where they
+ * would, for example, keep sqlite3 from being built for n8n.
+ */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE_OPTIONS') continue;
+		env[key] = value;
+	}
+	return { ...env, ...extra };
+}
+
+export interface SpawnOptions {
+	cwd?: string;
+	env?: NodeJS.ProcessEnv;
+	/** Append stdout and stderr to this file. */
+	logFile?: string;
+	/** Also print each output line, prefixed with `[name] `. */
+	echo?: boolean;
+}
+
+export function spawnGroup(name: string, command: string, args: string[], options: SpawnOptions = {}): Group {
+	const child = spawn(command, args, {
+		cwd: options.cwd,
+		env: options.env ?? cleanEnv(),
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	if (child.pid === undefined) throw new Error(`${name}: could not start ${command}`);
+	const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+	let kept = '';
+	let pending = '';
+	const onData = (chunk: Buffer): void => {
+		const text = chunk.toString('utf8');
+		log?.write(text);
+		kept = (kept + text).slice(-200_000);
+		if (options.echo) {
+			pending += text;
+			const lines = pending.split('\n');
+			pending = lines.pop() ?? '';
+			for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
+		}
+	};
+	child.stdout?.on('data', onData);
+	child.stderr?.on('data', onData);
+	const exited = new Promise<number | string>((resolve) => {
+		child.on('exit', (code, signal) => {
+			log?.end();
+			resolve(code ?? signal ?? 'unknown');
+		});
+		child.on('error', (error) => {
+			kept += `\n${error.message}\n`;
+			resolve('spawn-error');
+		});
+	});
+	const group: Group = { name, pid: child.pid, child, exited, output: () => kept };
+	groups.add(group);
+	return group;
+}
+
+/** SIGTERM to the whole group, then SIGKILL to whatever is left after `graceMs`. */
+export async function stopGroup(group: Group, graceMs = 10_000): Promise<void> {
+	if (!groups.has(group)) return;
+	signalGroup(group.pid, 'SIGTERM');
+	const deadline = Date.now() + graceMs;
+	while (groupAlive(group.pid) && Date.now() < deadline) await delay(100);
+	if (groupAlive(group.pid)) signalGroup(group.pid, 'SIGKILL');
+	await Promise.race([group.exited, delay(2000)]);
+	groups.delete(group);
+}
+
+/** The groups still running, e.g. to show their last log lines when a check fails. */
+export function liveGroups(): Group[] {
+	return [...groups];
+}
+
+export async function stopAll(graceMs = 10_000): Promise<void> {
+	// Newest first: a worker before the main instance, n8n before Redis.
+	for (const group of [...groups].reverse()) await stopGroup(group, graceMs);
+}
+
+function killAllNow(): void {
+	for (const group of groups) signalGroup(group.pid, 'SIGKILL');
+	groups.clear();
+}
+
+export interface CommandResult {
+	code: number | string;
+	output: string;
+}
+
+/** Runs a command to completion in its own group (so Ctrl-C handling can stop it too). */
+export async function run(
+	name: string,
+	command: string,
+	args: string[],
+	options: SpawnOptions & { allowFailure?: boolean } = {},
+): Promise<CommandResult> {
+	const group = spawnGroup(name, command, args, options);
+	const code = await group.exited;
+	// The leader is gone; make sure nothing it started lingers.
+	signalGroup(group.pid, 'SIGKILL');
+	groups.delete(group);
+	const output = group.output();
+	if (code !== 0 && !options.allowFailure) {
+		throw new Error(`${name} failed (${command} ${args.join(' ')} → ${code}):\n${tail(output, 40)}`);
+	}
+	return { code, output };
+}
+
+export function tail(text: string, lines: number): string {
+	return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+export function delay(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A port that was free a moment ago: bind port 0 on 127.0.0.1 and give it back. */
+export async function freePort(): Promise<number> {
+	return await new Promise<number>((resolve, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			if (address === null || typeof address === 'string') {
+				server.close();
+				reject(new Error('no port'));
+				return;
+			}
+			server.close(() => resolve(address.port));
+		});
+	});
+}
+
+/** Whether something listens on 127.0.0.1:port already. */
+export async function portInUse(port: number): Promise<boolean> {
+	return await new Promise<boolean>((resolve) => {
+		const server = createServer();
+		server.unref();
+		server.once('error', () => resolve(true));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(false)));
+	});
+}
+
+const tempDirs = new Set<string>();
+
+/** Deletes the folder when this process exits, unless KEEP_N8N_FOLDERS=1 (for looking at logs). */
+export function removeOnExit(dir: string): void {
+	tempDirs.add(dir);
+}
+
+function removeTempDirs(): void {
+	if (process.env.KEEP_N8N_FOLDERS === '1') {
+		for (const dir of tempDirs) process.stdout.write(`Kept ${dir}\n`);
+		return;
+	}
+	for (const dir of tempDirs) {
+		try {
+			rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+		} catch (error) {
+			process.stderr.write(`Could not remove ${dir}: ${(error as Error).message}\n`);
+		}
+	}
+	tempDirs.clear();
+}
+
+let cleanupInstalled = false;
+let stoppingOnSignal = false;
+
+/** True once Ctrl-C (or SIGTERM) started the shutdown: processes ending now are expected to. */
+export function shuttingDown(): boolean {
+	return stoppingOnSignal;
+}
+
+/**
+ * Installs the exit handlers once: on Ctrl-C or SIGTERM every group is stopped gracefully and
+ * `beforeExit` (e.g. stopping the sandbox) runs; on any exit, groups still alive are killed.
+ */
+export function installCleanup(beforeExit?: () => Promise<void>): void {
+	if (cleanupInstalled) return;
+	cleanupInstalled = true;
+	const onSignal = (signal: NodeJS.Signals): void => {
+		if (stoppingOnSignal) {
+			killAllNow();
+			process.exit(130);
+		}
+		stoppingOnSignal = true;
+		process.stdout.write(`\n${signal} received: stopping n8n and the sandbox…\n`);
+		void (async () => {
+			try {
+				await stopAll(8000);
+				await beforeExit?.();
+			} finally {
+				process.exit(signal === 'SIGINT' ? 130 : 143);
+			}
+		})();
+	};
+	process.on('SIGINT', onSignal);
+	process.on('SIGTERM', onSignal);
+	process.on('SIGHUP', onSignal);
+	process.on('exit', () => {
+		killAllNow();
+		removeTempDirs();
+	});
+	process.on('uncaughtException', (error) => {
+		process.stderr.write(`${error.stack ?? error.message}\n`);
+		killAllNow();
+		process.exit(1);
+	});
+	process.on('unhandledRejection', (reason) => {
+		process.stderr.write(`${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
+		killAllNow();
+		process.exit(1);
+	});
+}
+
+export function elapsed(since: number): string {
+	return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,94 @@
+/**
+ * `npm start`: the package in real n8n, with the sandbox as the service.
+ *
+ *   tsx scripts/n8n/start.ts [--once] [--port N] [--verbose]
+ *
+ * Starts the sandbox, installs n8n 2.8.4 into .cache/ on first use, installs the packed package
+ * into a fresh n8n user folder like a community package, imports the sandbox credential and the
+ * example workflows, starts n8n on 127.0.0.1, runs every example once and prints what each send
+ * returned. Then it keeps the editor running until Ctrl-C, or with --once (`npm run demo`) stops
+ * and exits 0 only if every example did what it should.
+ */
+import { parseArgs } from 'node:util';
+
+import { N8N_VERSION } from './lib/install';
+import { OWNER } from './lib/n8n';
+import { formatTable, loadExamples, MEDIA_RECIPIENT, runExample, sandboxCredential } from './lib/examples';
+import type { ExampleResult } from './lib/examples';
+import { installCleanup, portInUse, shuttingDown, stopAll } from './lib/process';
+import type { Sandbox } from './lib/sandbox';
+import { startChat, startSandbox } from './lib/sandbox';
+import { launch, printTimings, step } from './lib/stack';
+
+async function main(): Promise<number> {
+	const { values } = parseArgs({
+		options: {
+			once: { type: 'boolean', default: false },
+			port: { type: 'string' },
+			verbose: { type: 'boolean', default: false },
+		},
+	});
+	console.log(`Multi-Channel Notification node in real n8n ${N8N_VERSION}${values.once ? ' (demo run)' : ''}\n`);
+	const running: Sandbox = await step('start the sandbox', async () => await startSandbox({ port: 0, quiet: true }));
+	installCleanup(async () => {
+		await running.stop();
+	});
+	const examples = loadExamples();
+	const preferred = values.port ? Number(values.port) : 5678;
+	const port = values.once || (await portInUse(preferred)) ? undefined : preferred;
+	if (values.port && port === undefined && !values.once) throw new Error(`Port ${values.port} is in use`);
+
+	const stack = await launch({
+		label: values.once ? 'demo' : 'start',
+		credentials: [sandboxCredential(running.url, running.apiKey)],
+		workflows: examples.map((example) => example.workflow),
+		echo: values.verbose,
+		port,
+	});
+	await startChat(running.url, MEDIA_RECIPIENT);
+
+	const results: ExampleResult[] = [];
+	await step(`run the ${examples.length} example workflows`, async () => {
+		for (const example of examples) results.push(await runExample(stack.client, example));
+	});
+	console.log(`\n${formatTable(results)}`);
+	const delivered = running.requests.filter((request) => request.delivered).length;
+	console.log(`The sandbox received ${running.requests.length} requests and delivered ${delivered} messages.`);
+	const allPassed = results.every((result) => result.passed);
+
+	if (values.once) {
+		await stopAll();
+		await running.stop();
+		printTimings();
+		console.log(allPassed ? '\nDemo passed: every example did what it should.' : '\nDemo FAILED: see the table above.');
+		return allPassed ? 0 : 1;
+	}
+
+	printTimings();
+	const editor = stack.n8n.url;
+	console.log(`
+n8n is running with the package installed as a community node.
+  Editor:      ${editor}
+  Login:       ${OWNER.email} / ${OWNER.password}
+  Examples:    ${examples.map((example) => `${editor}/workflow/${example.workflow.id}`).join('\n               ')}
+  Credential:  "${sandboxCredential(running.url, running.apiKey).name}" → ${running.url} (API key ${running.apiKey})
+  n8n log:     ${stack.n8n.logFile}
+This n8n runs in a temporary folder that is deleted when it stops: export any workflow you want to keep.
+Press Ctrl-C to stop n8n and the sandbox.`);
+	if (!allPassed) console.log('\nNote: not every example did what it should; see the table above.');
+	// Stay up until Ctrl-C (handled by installCleanup) or until n8n itself stops.
+	const code = await stack.n8n.group.exited;
+	if (shuttingDown()) return await new Promise<number>(() => undefined);
+	console.error(`n8n stopped on its own (${code}); see ${stack.n8n.logFile}`);
+	await stopAll();
+	await running.stop();
+	return 1;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: unknown) => {
+		console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+		process.exit(1);
+	},
+);

@@ -1,0 +1,165 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../helpers/engine';
+import { credentialsFor, useSandbox } from '../helpers/sandbox';
+
+const sandbox = useSandbox();
+
+const sms = (fields: INodeParameters, options: INodeParameters = {}): INodeParameters => ({
+	resource: 'sms',
+	operation: 'send',
+	phoneNumber: '+6281234567890',
+	message: 'Your code is 123456',
+	options,
+	...fields,
+});
+
+describe('SMS → Send through the engine', () => {
+	test('sends the exact body with the raw API key and outputs the service answer', async () => {
+		const { output, error } = await runNode({
+			parameters: sms({}),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error).toBeUndefined();
+		const [request] = sandbox().requests;
+		expect(sandbox().requests).toHaveLength(1);
+		expect(request.path).toBe('/v1/sms/notification');
+		expect(request.method).toBe('POST');
+		expect(request.headers.authorization).toBe('test-key-9f2c41d7');
+		expect(request.headers['content-type']).toMatch(/^application\/json/);
+		expect(JSON.parse(request.rawBody)).toEqual({
+			phone_number: '+6281234567890',
+			message: 'Your code is 123456',
+		});
+		expect(output).toEqual([
+			{
+				json: {
+					message: 'success',
+					data: {
+						id: request.id,
+						request_id: expect.any(Number),
+						full_content: 'Your code is 123456',
+					},
+					phoneNumber: '+6281234567890',
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	test('expressions read each input item', async () => {
+		const { output, error } = await runNode({
+			parameters: sms({ phoneNumber: '={{ $json.phone }}', message: '=Hi {{ $json.name }}, order {{ $json.order }} shipped' }),
+			items: [
+				{ phone: '+6281111111111', name: 'Budi', order: 17 },
+				{ phone: '+6282222222222', name: 'Sari', order: 18 },
+			],
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error).toBeUndefined();
+		expect(sandbox().requests.map((request) => request.body)).toEqual([
+			{ phone_number: '+6281111111111', message: 'Hi Budi, order 17 shipped' },
+			{ phone_number: '+6282222222222', message: 'Hi Sari, order 18 shipped' },
+		]);
+		expect(output?.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	test.each([
+		['a number outside Indonesia', { phoneNumber: '+6591234567' }, 'Phone Number', '+62'],
+		['a number without the leading +', { phoneNumber: '6281234567890' }, 'Phone Number', 'E.164'],
+		['letters in the number', { phoneNumber: '+62812ABC4567' }, 'Phone Number', 'E.164'],
+		['a message that evaluates to nothing', { message: '={{ "" }}' }, 'Message', 'required'],
+		['a whitespace-only message', { message: '   ' }, 'Message', 'required'],
+	])('%s → NodeOperationError naming the field, nothing sent', async (_name, fields, label, rule) => {
+		const { output, error } = await runNode({
+			parameters: sms(fields, { phoneNumberFormat: 'strict' }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(output).toBeUndefined();
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toContain(`Item 0: ${label}`);
+		expect(error?.message).toContain(rule);
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('the error shows the offending value', async () => {
+		const { error } = await runNode({
+			parameters: sms({ phoneNumber: '+6591234567' }),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.message).toBe(
+			'Item 0: Phone Number SMS can only be sent to Indonesian numbers (country code +62) for now — got "+6591234567"',
+		);
+	});
+
+	test('one invalid item stops the run before any item is sent', async () => {
+		const { error } = await runNode({
+			parameters: sms({ phoneNumber: '={{ $json.phone }}' }),
+			items: [{ phone: '+6281111111111' }, { phone: '+6281222222222' }, { phone: '+1 555 0100' }],
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toMatch(/^Item 2: Phone Number/);
+		expect(error?.context?.itemIndex).toBe(2);
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('a rejected key → NodeApiError with the service text and HTTP status, key not shown', async () => {
+		const { error } = await runNode({
+			parameters: sms({}),
+			credentials: { ...credentialsFor(sandbox()), apiKey: 'wrong-key-5d1e' },
+		});
+
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.httpCode).toBe('401');
+		expect(error?.message).toBe('The service answered HTTP 401: Unauthorized: invalid API key');
+		expect(JSON.stringify(error)).not.toContain('wrong-key-5d1e');
+		expect(sandbox().deliveries()).toHaveLength(0);
+	});
+
+	test('a 2xx answer whose message is not "success" is an error', async () => {
+		sandbox().injectFault({ kind: 'errorMessage', message: 'insufficient balance' });
+		const { error } = await runNode({ parameters: sms({}), credentials: credentialsFor(sandbox()) });
+
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toBe('The service did not confirm the send (HTTP 200): insufficient balance');
+	});
+
+	test('continue on fail: every item comes out, in order, paired; only valid items are sent', async () => {
+		sandbox().injectFault({ kind: 'status', status: 500, message: 'SMS gateway down' });
+		const { output, error } = await runNode({
+			parameters: sms({ phoneNumber: '={{ $json.phone }}', message: '={{ $json.text }}' }, { concurrency: 1 }),
+			items: [
+				{ phone: '+6281000000001', text: 'first' },
+				{ phone: '+6281000000002', text: 'second' },
+				{ phone: '+6491000000003', text: 'bad country' },
+				{ phone: '+6281000000004', text: '' },
+				{ phone: '+6281000000005', text: 'fifth' },
+			],
+			credentials: credentialsFor(sandbox()),
+			continueOnFail: true,
+		});
+
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(5);
+		expect(output?.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+		// The first request met the injected 500; the second and fifth went through.
+		expect(output?.[0].json).toMatchObject({
+			error: 'The service answered HTTP 500: SMS gateway down',
+			httpCode: '500',
+		});
+		expect(output?.[1].json).toMatchObject({ message: 'success', phoneNumber: '+6281000000002' });
+		expect(output?.[2].json.error).toMatch(/^Item 2: Phone Number SMS can only be sent to Indonesian numbers/);
+		expect(output?.[3].json.error).toBe('Item 3: Message is required and must not be empty');
+		expect(output?.[4].json).toMatchObject({ message: 'success', phoneNumber: '+6281000000005' });
+		expect(sandbox().requests.map((request) => (request.body as { message: string }).message)).toEqual([
+			'first',
+			'second',
+			'fifth',
+		]);
+	});
+});
