@@ -91,6 +91,8 @@ export interface SandboxStats {
 	/** Delivered requests whose rawBody equals an earlier delivered one (double sends). */
 	duplicateBodies: number;
 	pendingFaults: number;
+	/** Most API requests open at the same moment since the last reset: shows a client's concurrency. */
+	maxInFlight: number;
 }
 
 export interface Sandbox {
@@ -291,6 +293,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	let startedChats = new Set<string>(initialChats);
 	let latencyMs = initialLatency;
 	let seq = 0;
+	let inFlight = 0;
+	let maxInFlight = 0;
 	// Never reset, so SMS request ids stay unique for the life of the sandbox.
 	let smsRequestId = 0;
 	const sockets = new Set<Socket>();
@@ -328,6 +332,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		startedChats = new Set<string>(initialChats);
 		latencyMs = initialLatency;
 		seq = 0;
+		maxInFlight = inFlight;
 	}
 
 	function stats(): SandboxStats {
@@ -347,7 +352,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			else deliveredBodies.add(request.rawBody);
 		}
 		const pendingFaults = faults.reduce((sum, queued) => sum + queued.remaining, 0);
-		return { received: requests.length, delivered, byPath, byStatus, duplicateBodies, pendingFaults };
+		return { received: requests.length, delivered, byPath, byStatus, duplicateBodies, pendingFaults, maxInFlight };
 	}
 
 	/** The service's own answer to a request that no fault pre-empted: checks in the order of the brief. */
@@ -433,6 +438,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 	async function handleApi(req: IncomingMessage, res: ServerResponse, path: string, log: LogContext): Promise<void> {
 		seq++;
+		inFlight++;
+		maxInFlight = Math.max(maxInFlight, inFlight);
+		res.once('close', () => {
+			inFlight--;
+		});
 		const record: RecordedRequest = {
 			seq,
 			receivedAt: Date.now(),

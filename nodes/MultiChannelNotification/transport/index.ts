@@ -92,6 +92,15 @@ function shorten(text: string, max = 300): string {
 	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+const NETWORK_PROBLEMS: Record<string, string> = {
+	ECONNRESET: 'the connection was closed before an answer came',
+	ECONNREFUSED: 'nothing is listening at the Base URL',
+	ENOTFOUND: "the Base URL's host name was not found",
+	EAI_AGAIN: "the Base URL's host name could not be looked up",
+	EHOSTUNREACH: 'the host cannot be reached',
+	ECONNABORTED: 'the request was aborted',
+};
+
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request as invalid.',
 	401: 'The service rejected the API key: check the Multi-Channel Notification API credential.',
@@ -174,20 +183,27 @@ async function post(
 		)) as RawResponse;
 	} catch (error) {
 		// Built from scratch: the caught error holds the request config, Authorization header included.
-		const cause = (error as { cause?: { code?: unknown } }).cause;
-		const rawCode = (error as { code?: unknown }).code ?? cause?.code;
-		const code = typeof rawCode === 'string' ? rawCode : undefined;
-		const reason = scrub(error instanceof Error ? error.message : String(error), connection.apiKey);
+		// n8n's helper wraps network failures in a NodeApiError that keeps the system code
+		// (ECONNABORTED, ECONNRESET, …) in `httpCode` and the original text in `messages`.
+		const wrapped = error as { code?: unknown; httpCode?: unknown; messages?: unknown; cause?: { code?: unknown } };
+		const rawCode = wrapped.code ?? wrapped.cause?.code ?? wrapped.httpCode;
+		const code = typeof rawCode === 'string' && !/^\d+$/.test(rawCode) ? rawCode : undefined;
+		const original = Array.isArray(wrapped.messages) ? wrapped.messages.find((text) => typeof text === 'string') : undefined;
+		const reason = scrub(
+			typeof original === 'string' ? original : error instanceof Error ? error.message : String(error),
+			connection.apiKey,
+		);
 		const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(reason);
 		throw new NodeApiError(
 			this.getNode(),
-			{ message: reason, ...(code ? { code } : {}) } as JsonObject,
+			{ message: reason, ...(code ? { systemCode: code } : {}) } as JsonObject,
 			{
 				itemIndex,
 				message: timedOut
 					? `The service did not answer within ${request.timeout} ms (${endpoint})`
-					: `Could not reach the service (${code ?? reason})`,
-				description: `${reason}. The message may or may not have been delivered: check before sending it again.`,
+					: `Could not reach the service: ${NETWORK_PROBLEMS[code ?? ''] ?? 'the request failed on the network'}`,
+				// n8n rewrites a message that names a system code, so the code goes here.
+				description: `${reason}${code && !reason.includes(code) ? ` (${code})` : ''}. The message may or may not have been delivered: check before sending it again.`,
 			},
 		);
 	}

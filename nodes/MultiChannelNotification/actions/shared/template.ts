@@ -218,7 +218,7 @@ export const templateFields: INodeProperties[] = [
 		default: '[\n  {\n    "type": "body",\n    "parameters": [{ "type": "text", "text": "Budi" }]\n  }\n]',
 		displayOptions: { show: { componentsInputMode: ['json'] } },
 		description:
-			'The template.components array exactly as the service takes it. It is checked with the same rules as the fields; a button index may be given as a number.',
+			'The template.components array as the service takes it, checked with the same rules as the fields. Values the service documents as defaults may be left out (component type, parameter type "text", button sub_type "quick_reply", URL button index 0).',
 	},
 ];
 
@@ -327,15 +327,37 @@ function componentsFromFields(context: IExecuteFunctions, itemIndex: number): un
 	return components;
 }
 
-/** JSON mode accepts `"index": 0` as well as `"index": "0"`; the service takes a string. */
+type JsonObject = Record<string, unknown>;
+
+const isObject = (value: unknown): value is JsonObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * JSON mode fills in what the spec marks "(default)" so a hand-written array may leave it out:
+ * a component's `type` (button when it has `sub_type` or `index`, else body), a body
+ * parameter's `type` (text), a button's `sub_type` (quick_reply) and a URL button's `index`
+ * (0). An `index` given as a whole number becomes the string the service takes. Everything
+ * else is left for validation to judge.
+ */
 function normaliseJsonComponents(value: unknown): unknown {
 	if (!Array.isArray(value)) return value;
-	return value.map((component: unknown) => {
-		if (componentKind(component) !== 'quickReply' && componentKind(component) !== 'url') {
-			return component;
+	return value.map((entry: unknown) => {
+		if (!isObject(entry)) return entry;
+		const component: JsonObject = { ...entry };
+		if (component.type === undefined) {
+			component.type = 'sub_type' in component || 'index' in component ? 'button' : 'body';
 		}
-		const { index } = component as { index?: unknown };
-		return Number.isInteger(index) ? { ...(component as object), index: String(index) } : component;
+		if (component.type === 'body' && Array.isArray(component.parameters)) {
+			component.parameters = component.parameters.map((parameter: unknown) =>
+				isObject(parameter) && parameter.type === undefined ? { type: 'text', ...parameter } : parameter,
+			);
+		}
+		if (component.type === 'button') {
+			if (component.sub_type === undefined) component.sub_type = 'quick_reply';
+			if (component.sub_type === 'url' && component.index === undefined) component.index = '0';
+			if (Number.isInteger(component.index)) component.index = String(component.index);
+		}
+		return component;
 	});
 }
 

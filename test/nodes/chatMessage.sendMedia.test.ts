@@ -1,0 +1,105 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../helpers/engine';
+import { credentialsFor, useSandbox } from '../helpers/sandbox';
+
+const STARTED = '+6281234567890';
+const sandbox = useSandbox({ startedChats: [STARTED] });
+
+const media = (fields: INodeParameters = {}): INodeParameters => ({
+	resource: 'chatMessage',
+	operation: 'sendMedia',
+	from: '+6281100000000',
+	to: STARTED,
+	mediaType: 'image',
+	mediaUrl: 'https://cdn.example.com/a.jpg',
+	...fields,
+});
+
+describe('Chat Message → Send Media through the engine', () => {
+	test.each([
+		['image', 'https://cdn.example.com/photo.jpg'],
+		['video', 'https://cdn.example.com/clip.mp4'],
+		['audio', 'https://cdn.example.com/voice.ogg'],
+		['document', 'https://cdn.example.com/invoice.pdf'],
+	])('%s: exact body, recipient_type defaults to individual', async (mediaType, link) => {
+		const { output, error } = await runNode({
+			parameters: media({ mediaType, mediaUrl: link }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error).toBeUndefined();
+		const [request] = sandbox().requests;
+		expect(request.headers.authorization).toBe(sandbox().apiKey);
+		expect(JSON.parse(request.rawBody)).toEqual({
+			from: '+6281100000000',
+			to: STARTED,
+			type: mediaType,
+			recipient_type: 'individual',
+			[mediaType]: { link },
+		});
+		expect(output).toEqual([
+			{ json: { message: 'success', data: { id: request.id }, from: '+6281100000000', to: STARTED }, pairedItem: { item: 0 } },
+		]);
+	});
+
+	test('an image carries its caption; a caption set for a video is not sent', async () => {
+		await runNode({
+			parameters: media({ caption: '={{ "Invoice for " + $json.name }}' }),
+			items: [{ name: 'Budi' }],
+			credentials: credentialsFor(sandbox()),
+		});
+		await runNode({
+			parameters: media({ mediaType: 'video', mediaUrl: 'https://cdn.example.com/clip.mp4', caption: 'ignored' }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(sandbox().requests.map((request) => request.body)).toEqual([
+			expect.objectContaining({ image: { link: 'https://cdn.example.com/a.jpg', caption: 'Invoice for Budi' } }),
+			expect.objectContaining({ video: { link: 'https://cdn.example.com/clip.mp4' } }),
+		]);
+	});
+
+	test.each([
+		['an http link', { mediaUrl: 'http://cdn.example.com/a.jpg' }, 'Item 0: Media URL must be a valid https:// URL — got "http://cdn.example.com/a.jpg"'],
+		['a link that is not a URL', { mediaUrl: 'https://' }, 'Item 0: Media URL must be a valid https:// URL — got "https://"'],
+		['a recipient without +', { to: '6281234567890', options: { phoneNumberFormat: 'strict' } }, 'Item 0: To must be an E.164 phone number'],
+		['a document link via ftp', { mediaType: 'document', mediaUrl: 'ftp://files.example.com/x.pdf' }, 'Item 0: Media URL must be a valid https:// URL'],
+	])('%s → NodeOperationError, nothing sent', async (_name, fields, message) => {
+		const { error } = await runNode({ parameters: media(fields), credentials: credentialsFor(sandbox()) });
+
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message.startsWith(message)).toBe(true);
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('a user who has not started the chat: the service refuses and says why', async () => {
+		const { error } = await runNode({
+			parameters: media({ to: '+6289999999999' }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.httpCode).toBe('403');
+		expect(error?.message).toBe(
+			'The service answered HTTP 403: Media messages can only be sent to a user who has started the chat (+6289999999999)',
+		);
+		expect(error?.description).toContain('must have started the chat first');
+	});
+
+	test('continue on fail: the not-started recipient becomes an error item, the others are sent', async () => {
+		const { output } = await runNode({
+			parameters: media({ to: '={{ $json.to }}' }),
+			items: [{ to: STARTED }, { to: '+6289999999999' }, { to: STARTED }],
+			credentials: credentialsFor(sandbox()),
+			continueOnFail: true,
+		});
+
+		expect(output?.map((item) => [item.pairedItem, item.json.message ?? item.json.httpCode])).toEqual([
+			[{ item: 0 }, 'success'],
+			[{ item: 1 }, '403'],
+			[{ item: 2 }, 'success'],
+		]);
+		expect(sandbox().deliveries()).toHaveLength(2);
+	});
+});

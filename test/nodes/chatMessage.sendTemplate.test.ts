@@ -1,0 +1,200 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../helpers/engine';
+import { credentialsFor, useSandbox } from '../helpers/sandbox';
+
+const sandbox = useSandbox();
+
+const template = (fields: INodeParameters = {}): INodeParameters => ({
+	resource: 'chatMessage',
+	operation: 'sendTemplate',
+	from: '+6281100000000',
+	to: '+6281234567890',
+	templateName: 'order_update',
+	...fields,
+});
+
+describe('Chat Message → Send Template through the engine', () => {
+	test('fields mode: header image, ordered body parameters, quick replies and URL button', async () => {
+		const { output, error } = await runNode({
+			parameters: template({
+				headerImageUrl: 'https://cdn.example.com/banner.jpg',
+				bodyParameters: { parameter: [{ text: '={{ $json.name }}' }, { text: '={{ $json.order }}' }, { text: 'tomorrow' }] },
+				quickReplyButtons: {
+					button: [
+						{ index: '0', payload: '={{ "track-" + $json.order }}' },
+						{ index: '1', payload: 'help' },
+					],
+				},
+				urlButton: { button: { index: '2', text: '={{ $json.order }}' } },
+			}),
+			items: [{ name: 'Budi', order: 1042 }],
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error).toBeUndefined();
+		expect(sandbox().requests).toHaveLength(1);
+		const [request] = sandbox().requests;
+		expect(request.path).toBe('/v1/wa/message');
+		expect(request.headers.authorization).toBe(sandbox().apiKey);
+		expect(JSON.parse(request.rawBody)).toEqual({
+			from: '+6281100000000',
+			to: '+6281234567890',
+			type: 'template',
+			template: {
+				name: 'order_update',
+				language: { policy: 'deterministic', code: 'id' },
+				components: [
+					{ type: 'header', parameters: [{ type: 'image', image: { link: 'https://cdn.example.com/banner.jpg' } }] },
+					{
+						type: 'body',
+						parameters: [
+							{ type: 'text', text: 'Budi' },
+							{ type: 'text', text: '1042' },
+							{ type: 'text', text: 'tomorrow' },
+						],
+					},
+					{ type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'track-1042' }] },
+					{ type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'help' }] },
+					{ type: 'button', sub_type: 'url', index: '2', parameters: [{ type: 'text', text: '1042' }] },
+				],
+			},
+		});
+		expect(output).toEqual([
+			{
+				json: {
+					message: 'success',
+					data: { id: request.id },
+					from: '+6281100000000',
+					to: '+6281234567890',
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	test('a template without parameters still sends the required body component', async () => {
+		const { error } = await runNode({
+			parameters: template({ languageCode: 'en', languagePolicy: 'deterministic' }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error).toBeUndefined();
+		expect((sandbox().requests[0].body as { template: unknown }).template).toEqual({
+			name: 'order_update',
+			language: { policy: 'deterministic', code: 'en' },
+			components: [{ type: 'body', parameters: [] }],
+		});
+	});
+
+	test('JSON mode: components built by an earlier node, spec defaults filled in', async () => {
+		const { error } = await runNode({
+			parameters: template({ componentsInputMode: 'json', componentsJson: '={{ $json.components }}' }),
+			items: [
+				{
+					components: [
+						{ parameters: [{ text: 'Budi' }] },
+						{ index: 1, parameters: [{ type: 'payload', payload: 'yes' }] },
+						{ type: 'button', sub_type: 'url', parameters: [{ type: 'text', text: 'abc' }] },
+					],
+				},
+			],
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error).toBeUndefined();
+		expect((sandbox().requests[0].body as { template: { components: unknown } }).template.components).toEqual([
+			{ type: 'body', parameters: [{ type: 'text', text: 'Budi' }] },
+			{ type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'yes' }] },
+			{ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'abc' }] },
+		]);
+	});
+
+	test.each<[string, INodeParameters, string]>([
+		[
+			'four quick replies',
+			{
+				quickReplyButtons: {
+					button: [
+						{ index: '0', payload: 'a' },
+						{ index: '1', payload: 'b' },
+						{ index: '2', payload: 'c' },
+						{ index: '={{ 3 }}', payload: 'd' },
+					],
+				},
+			},
+			'Item 0: Quick Reply Buttons → Button 4 → Index must be 0, 1 or 2',
+		],
+		[
+			'two quick replies at one position',
+			{ quickReplyButtons: { button: [{ index: '1', payload: 'a' }, { index: '1', payload: 'b' }] } },
+			'Item 0: Quick Reply Buttons → Button 2 → Index must be unique: position 1 is already used by another button — got "1"',
+		],
+		[
+			'an http header image',
+			{ headerImageUrl: 'http://cdn.example.com/banner.jpg' },
+			'Item 0: Header Image URL must be a valid https:// URL — got "http://cdn.example.com/banner.jpg"',
+		],
+		[
+			'an empty body parameter',
+			{ bodyParameters: { parameter: [{ text: 'Budi' }, { text: '={{ "" }}' }] } },
+			'Item 0: Body Parameters → Parameter 2 is required and must not be empty',
+		],
+		[
+			'an empty quick reply payload',
+			{ quickReplyButtons: { button: [{ index: '0', payload: '={{ "" }}' }] } },
+			'Item 0: Quick Reply Buttons → Button 1 → Payload is required and must not be empty',
+		],
+		['a local-format recipient (strict)', { to: '081234567890', options: { phoneNumberFormat: 'strict' } }, 'Item 0: To must be an E.164 phone number'],
+		['a sender with spaces (strict)', { from: '+62 811 0000 000', options: { phoneNumberFormat: 'strict' } }, 'Item 0: From must be an E.164 phone number'],
+		['an empty template name', { templateName: '={{ " " }}' }, 'Item 0: Template Name is required and must not be empty'],
+		[
+			'JSON mode without a body component',
+			{ componentsInputMode: 'json', componentsJson: '[{"type":"button","sub_type":"quick_reply","index":"0","parameters":[{"type":"payload","payload":"x"}]}]' },
+			'Item 0: Components (JSON) must include the body component',
+		],
+		['JSON mode with text that is not JSON', { componentsInputMode: 'json', componentsJson: '[{"type": "body",' }, 'Item 0: Components (JSON) must be valid JSON'],
+		['JSON mode with an object instead of a list', { componentsInputMode: 'json', componentsJson: '{"type": "body"}' }, 'Item 0: Components (JSON) must be a list (JSON array) (got an object)'],
+		[
+			'JSON mode with a quick reply at position 5',
+			{ componentsInputMode: 'json', componentsJson: '[{"type":"body","parameters":[]},{"type":"button","sub_type":"quick_reply","index":"5","parameters":[{"type":"payload","payload":"x"}]}]' },
+			'Item 0: Components (JSON) at [1].index must be 0, 1 or 2',
+		],
+	])('%s → NodeOperationError, nothing sent', async (_name, fields, message) => {
+		const { error, output } = await runNode({ parameters: template(fields), credentials: credentialsFor(sandbox()) });
+
+		expect(output).toBeUndefined();
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message.startsWith(message)).toBe(true);
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('a service rejection surfaces the service text as NodeApiError', async () => {
+		sandbox().injectFault({ kind: 'status', status: 400, message: 'template order_update is not approved' });
+		const { error } = await runNode({ parameters: template(), credentials: credentialsFor(sandbox()) });
+
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.httpCode).toBe('400');
+		expect(error?.message).toBe('The service answered HTTP 400: template order_update is not approved');
+	});
+
+	test('continue on fail keeps the other items, each paired', async () => {
+		const { output } = await runNode({
+			parameters: template({ to: '={{ $json.to }}', options: { phoneNumberFormat: 'strict' } }),
+			items: [{ to: '+6281000000001' }, { to: 'not a number' }, { to: '+6281000000003' }],
+			credentials: credentialsFor(sandbox()),
+			continueOnFail: true,
+		});
+
+		expect(output?.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output?.[0].json.message).toBe('success');
+		expect(output?.[1].json.error).toBe(
+			'Item 1: To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
+		);
+		expect(output?.[2].json.message).toBe('success');
+		expect(sandbox().requests.map((request) => (request.body as { to: string }).to)).toEqual([
+			'+6281000000001',
+			'+6281000000003',
+		]);
+	});
+});

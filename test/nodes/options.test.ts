@@ -1,0 +1,179 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { rateLimitWait } from '../../nodes/MultiChannelNotification/helpers/retryAfter';
+import { runNode } from '../helpers/engine';
+import { credentialsFor, useSandbox } from '../helpers/sandbox';
+
+const sandbox = useSandbox();
+
+const bulkSms = (options: INodeParameters): INodeParameters => ({
+	resource: 'sms',
+	operation: 'send',
+	phoneNumber: '={{ $json.phone }}',
+	message: '={{ "message " + $json.n }}',
+	options,
+});
+
+const items = (count: number) =>
+	Array.from({ length: count }, (_, n) => ({ n, phone: `+62812${String(n).padStart(8, '0')}` }));
+
+const sentMessages = () => sandbox().requests.map((request) => (request.body as { message: string }).message);
+
+describe('Concurrency and batches', () => {
+	test.each([1, 5, 20])('concurrency %i: in flight at most that many; output in input order, paired', async (concurrency) => {
+		sandbox().setLatency(40);
+		const { output, error } = await runNode({
+			parameters: bulkSms({ concurrency }),
+			items: items(30),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error).toBeUndefined();
+		expect(sandbox().stats().maxInFlight).toBe(concurrency);
+		expect(output?.map((item) => item.pairedItem)).toEqual(items(30).map((_, item) => ({ item })));
+		expect(output?.map((item) => item.json.phoneNumber)).toEqual(items(30).map((item) => item.phone));
+		// Each output item carries the answer to its own request.
+		for (const item of output ?? []) {
+			const request = sandbox().requests.find((candidate) => candidate.id === (item.json.data as { id: string }).id);
+			expect((request?.body as { phone_number: string }).phone_number).toBe(item.json.phoneNumber);
+		}
+		expect(sandbox().stats().duplicateBodies).toBe(0);
+	});
+
+	test('batch interval: batches of Concurrency items with the pause between them', async () => {
+		const { error } = await runNode({
+			parameters: bulkSms({ concurrency: 2, batchInterval: 300 }),
+			items: items(6),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error).toBeUndefined();
+		const arrivals = sandbox().requests.map((request) => request.receivedAt);
+		expect(arrivals).toHaveLength(6);
+		expect(sandbox().stats().maxInFlight).toBeLessThanOrEqual(2);
+		// Batch k starts no earlier than the pause after batch k-1 (sleep never wakes early).
+		expect(arrivals[2] - arrivals[1]).toBeGreaterThanOrEqual(299);
+		expect(arrivals[4] - arrivals[3]).toBeGreaterThanOrEqual(299);
+	});
+});
+
+describe('HTTP 429 handling', () => {
+	test('Retry-After in seconds: waits, sends the same request again, succeeds', async () => {
+		sandbox().injectFault({ kind: 'status', status: 429, message: 'slow down', retryAfter: '1' });
+		const { output, error } = await runNode({
+			parameters: bulkSms({ concurrency: 1 }),
+			items: items(1),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error).toBeUndefined();
+		const [first, second] = sandbox().requests;
+		expect(sandbox().requests).toHaveLength(2);
+		expect(first.status).toBe(429);
+		expect(second.status).toBe(200);
+		expect(second.rawBody).toBe(first.rawBody);
+		expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(999);
+		expect(output?.[0].json.message).toBe('success');
+		expect(sandbox().deliveries()).toHaveLength(1);
+	});
+
+	test('Retry-After as an HTTP date is honoured too', async () => {
+		sandbox().injectFault({ kind: 'status', status: 429, retryAfter: new Date(Date.now() + 2000).toUTCString() });
+		const { error } = await runNode({ parameters: bulkSms({}), items: items(1), credentials: credentialsFor(sandbox()) });
+
+		expect(error).toBeUndefined();
+		const [first, second] = sandbox().requests;
+		// The date has one-second resolution, so the wait is at least one second.
+		expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(999);
+	});
+
+	test('without Retry-After: bounded backoff, gives up after Rate Limit Retries with a clear error', async () => {
+		sandbox().injectFault({ kind: 'status', status: 429, message: 'rate limited', times: 3 });
+		const { error } = await runNode({
+			parameters: bulkSms({ rateLimitRetries: 2 }),
+			items: items(1),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(sandbox().requests).toHaveLength(3);
+		const gaps = [1, 2].map((i) => sandbox().requests[i].receivedAt - sandbox().requests[i - 1].receivedAt);
+		expect(gaps[0]).toBeGreaterThanOrEqual(999);
+		expect(gaps[1]).toBeGreaterThanOrEqual(1999);
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.httpCode).toBe('429');
+		expect(error?.message).toBe('The service answered HTTP 429: rate limited');
+		expect(error?.description).toContain('Gave up after 2 retries');
+		expect(sandbox().deliveries()).toHaveLength(0);
+	});
+
+	test('a Retry-After longer than a minute is not waited for', async () => {
+		sandbox().injectFault({ kind: 'status', status: 429, message: 'quota', retryAfter: '3600' });
+		const { error } = await runNode({ parameters: bulkSms({}), items: items(1), credentials: credentialsFor(sandbox()) });
+
+		expect(sandbox().requests).toHaveLength(1);
+		expect(error?.description).toContain('asked to wait 3600 s');
+	});
+
+	test('rateLimitWait reads seconds, dates and falls back to a capped backoff', () => {
+		const now = Date.parse('2026-11-21T10:00:00Z');
+		expect(rateLimitWait('2', 0, now)).toBe(2000);
+		expect(rateLimitWait('0.5', 0, now)).toBe(500);
+		expect(rateLimitWait('Sat, 21 Nov 2026 10:00:05 GMT', 0, now)).toBe(5000);
+		expect(rateLimitWait('Sat, 21 Nov 2026 09:00:00 GMT', 0, now)).toBe(0);
+		expect(rateLimitWait(undefined, 0, now)).toBe(1000);
+		expect(rateLimitWait('soon', 2, now)).toBe(4000);
+		expect(rateLimitWait(undefined, 9, now)).toBe(30000);
+	});
+});
+
+describe('Nothing but a 429 is ever resent', () => {
+	test.each([
+		['a 500', { kind: 'status' as const, status: 500, message: 'boom' }, 'The service answered HTTP 500: boom'],
+		['a 503 after delivering', { kind: 'status' as const, status: 503, afterDelivery: true }, 'The service answered HTTP 503'],
+		['a reset connection', { kind: 'reset' as const }, 'Could not reach the service'],
+		['no answer', { kind: 'timeout' as const }, 'The service did not answer within 300 ms'],
+		['a non-JSON answer', { kind: 'nonJson' as const, status: 502 }, 'The service answered HTTP 502: unexpected non-JSON answer'],
+	])('%s: one request, a NodeApiError, no retry', async (_name, fault, message) => {
+		sandbox().injectFault(fault);
+		const { error } = await runNode({
+			parameters: bulkSms({ timeout: 300 }),
+			items: items(1),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toMatch(new RegExp(`^${message}`));
+		expect(error?.description).toContain('may or may not have been delivered');
+		expect(sandbox().requests).toHaveLength(1);
+	});
+
+	test('a failure mid-run stops sending and names the items already sent', async () => {
+		// The service refuses media to a number that has not started the chat: item 2 here.
+		sandbox().startChat('+6281234567890');
+		const { error } = await runNode({
+			parameters: {
+				resource: 'chatMessage',
+				operation: 'sendMedia',
+				from: '+6281100000000',
+				to: '={{ $json.to }}',
+				mediaType: 'document',
+				mediaUrl: 'https://cdn.example.com/invoice.pdf',
+				options: { concurrency: 1 },
+			},
+			items: [
+				{ to: '+6281234567890' },
+				{ to: '+6281234567890' },
+				{ to: '+6289999999999' },
+				{ to: '+6281234567890' },
+				{ to: '+6281234567890' },
+			],
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.httpCode).toBe('403');
+		expect(error?.description).toContain('Items already sent in this run: 0–1. Do not send them again');
+		expect(sandbox().requests).toHaveLength(3);
+		expect(sandbox().deliveries()).toHaveLength(2);
+	});
+});
