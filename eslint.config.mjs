@@ -16,6 +16,7 @@ export default tseslint.config(
 		extends: [eslint.configs.recommended, tseslint.configs.recommended],
 		rules: {
 			'prefer-spread': 'off',
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
 		},
 	},
 	{

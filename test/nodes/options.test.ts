@@ -17,8 +17,6 @@ const bulkSms = (options: INodeParameters): INodeParameters => ({
 const items = (count: number) =>
 	Array.from({ length: count }, (_, n) => ({ n, phone: `+62812${String(n).padStart(8, '0')}` }));
 
-const sentMessages = () => sandbox().requests.map((request) => (request.body as { message: string }).message);
-
 describe('Concurrency and batches', () => {
 	test.each([1, 5, 20])('concurrency %i: in flight at most that many; output in input order, paired', async (concurrency) => {
 		sandbox().setLatency(40);

@@ -1,0 +1,96 @@
+import type { ICredentialTestFunctions, ICredentialsDecrypted } from 'n8n-workflow';
+import { CredentialTestContext } from 'n8n-core';
+
+import { MultiChannelNotificationApi } from '../../credentials/MultiChannelNotificationApi.credentials';
+import { MultiChannelNotification } from '../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+import { runNode } from '../helpers/engine';
+import { useSandbox } from '../helpers/sandbox';
+
+const sandbox = useSandbox();
+const credential = new MultiChannelNotificationApi();
+const node = new MultiChannelNotification();
+
+/** Runs the node's credential test the way n8n's CredentialsTester does: with n8n-core's context. */
+async function testCredential(data: { apiKey: string; baseUrl: string }) {
+	const [reference] = node.description.credentials ?? [];
+	const test = node.methods.credentialTest[reference.testedBy as 'multiChannelNotificationApiTest'];
+	const decrypted: ICredentialsDecrypted = { id: '1', name: 'Sandbox', type: credential.name, data };
+	return await test.call(new CredentialTestContext() as unknown as ICredentialTestFunctions, decrypted);
+}
+
+describe('Multi-Channel Notification API credential', () => {
+	test('declares the key as a password field and a required Base URL', () => {
+		expect(credential.name).toBe('multiChannelNotificationApi');
+		expect(credential.displayName).toBe('Multi-Channel Notification API');
+		const [apiKey, baseUrl] = credential.properties;
+		expect(apiKey).toMatchObject({ name: 'apiKey', type: 'string', typeOptions: { password: true }, required: true });
+		expect(baseUrl).toMatchObject({ name: 'baseUrl', type: 'string', required: true });
+	});
+
+	test('the node declares it with its credential test', () => {
+		expect(node.description.credentials).toEqual([
+			{ name: 'multiChannelNotificationApi', required: true, testedBy: 'multiChannelNotificationApiTest' },
+		]);
+	});
+
+	test('the right key passes: the service answered the empty request with a validation error', async () => {
+		const result = await testCredential({ apiKey: sandbox().apiKey, baseUrl: sandbox().url });
+
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful: the service accepted the API key' });
+		expect(sandbox().requests).toHaveLength(1);
+		expect(sandbox().requests[0]).toMatchObject({
+			path: '/v1/sms/notification',
+			rawBody: '{}',
+			status: 400,
+			delivered: false,
+		});
+		expect(sandbox().requests[0].headers.authorization).toBe(sandbox().apiKey);
+	});
+
+	test('a wrong key fails with the service text, and the key is not echoed', async () => {
+		const result = await testCredential({ apiKey: 'not-the-key-71c2', baseUrl: `${sandbox().url}/` });
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toBe('The service rejected the API key (HTTP 401: Unauthorized: invalid API key)');
+		expect(result.message).not.toContain('not-the-key-71c2');
+		expect(sandbox().deliveries()).toHaveLength(0);
+	});
+
+	test.each([
+		['plain http to another host', 'http://notify.example.com', 'must use https://'],
+		['not a URL', 'notify example', 'is not a valid URL'],
+		['empty', '', 'has no Base URL'],
+	])('Base URL %s fails before any request', async (_name, baseUrl, problem) => {
+		const result = await testCredential({ apiKey: sandbox().apiKey, baseUrl });
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(problem);
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('a Base URL with no service behind it fails clearly', async () => {
+		const result = await testCredential({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Could not reach the service at http:\/\/127\.0\.0\.1:1/);
+	});
+
+	test('a trailing slash on the Base URL is tolerated by the node', async () => {
+		const { error } = await runNode({
+			parameters: { resource: 'sms', operation: 'send', phoneNumber: '+6281234567890', message: 'Hi' },
+			credentials: { apiKey: sandbox().apiKey, baseUrl: `${sandbox().url}//` },
+		});
+
+		expect(error).toBeUndefined();
+		expect(sandbox().requests[0].path).toBe('/v1/sms/notification');
+	});
+
+	test('the node refuses a plain-http Base URL on another host before sending', async () => {
+		const { error } = await runNode({
+			parameters: { resource: 'sms', operation: 'send', phoneNumber: '+6281234567890', message: 'Hi' },
+			credentials: { apiKey: 'k', baseUrl: 'http://notify.example.com' },
+		});
+
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toContain('must use https://');
+	});
+});
