@@ -22,7 +22,8 @@ export class MultiChannelNotification implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle:
+			'={{ { sendTemplate: "Send Template", sendMedia: "Send Media", send: "Send SMS", sendWithFailover: "Send with Failover" }[$parameter["operation"]] }}',
 		description:
 			'Send chat template and media messages, SMS, and chat messages with SMS failover through the Multi-Channel Notification Service',
 		defaults: {

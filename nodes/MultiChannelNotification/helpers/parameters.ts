@@ -10,17 +10,12 @@ export function readText(
 	context: IExecuteFunctions,
 	name: string,
 	itemIndex: number,
-	{ trim = false }: { trim?: boolean } = {},
+	options: { trim?: boolean } = {},
 ): unknown {
-	const value: unknown = context.getNodeParameter(name, itemIndex, '');
-	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-		return String(value);
-	}
-	if (typeof value === 'string' && trim) return value.trim();
-	return value;
+	return asText(context.getNodeParameter(name, itemIndex, '') as unknown, options);
 }
 
-/** Same conversion for a value found inside a collection entry. */
+/** The same conversion for a value found inside a collection entry. */
 export function asText(value: unknown, { trim = false }: { trim?: boolean } = {}): unknown {
 	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
 		return String(value);
