@@ -30,9 +30,12 @@ async function main(): Promise<number> {
 	});
 	console.log(`Multi-Channel Notification node in real n8n ${N8N_VERSION}${values.once ? ' (demo run)' : ''}\n`);
 	const running: Sandbox = await step('start the sandbox', async () => await startSandbox({ port: 0, quiet: true }));
-	installCleanup(async () => {
-		await running.stop();
-	});
+	installCleanup(
+		async () => {
+			await running.stop();
+		},
+		{ signalExitCode: values.once ? undefined : 0 },
+	);
 	const examples = loadExamples();
 	const preferred = values.port ? Number(values.port) : 5678;
 	const port = values.once || (await portInUse(preferred)) ? undefined : preferred;

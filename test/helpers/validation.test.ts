@@ -97,7 +97,7 @@ describe('parseOrThrow: the thrown error', () => {
 		[
 			'SMS to a US number',
 			() => parseOrThrow(node, smsRequestSchema, smsRequest('+14155552671'), 1, label),
-			'Item 1: Phone Number SMS can only be sent to Indonesian numbers (country code +62) for now — got "+14155552671"',
+			'Item 1: Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+14155552671"',
 		],
 		[
 			'missing message: no value shown',

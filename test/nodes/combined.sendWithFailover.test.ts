@@ -63,7 +63,7 @@ describe('Combined Notification → Send with Failover through the engine', () =
 	});
 
 	test.each<[string, INodeParameters, string]>([
-		['the SMS part to a non-Indonesian number', { smsPhoneNumber: '+6591234567' }, 'Item 0: SMS Phone Number SMS can only be sent to Indonesian numbers'],
+		['the SMS part to a non-Indonesian number', { smsPhoneNumber: '+6591234567' }, 'Item 0: SMS Phone Number must be an Indonesian number starting with +62'],
 		['an empty SMS message', { smsMessage: '={{ "" }}' }, 'Item 0: SMS Message is required'],
 		['a chat part with an http header image', { headerImageUrl: 'http://x.example.com/a.png' }, 'Item 0: Header Image URL must be a valid https:// URL'],
 		['a chat recipient that is not E.164', { to: '12', options: { phoneNumberFormat: 'strict' } }, 'Item 0: To must be an E.164 phone number'],
@@ -87,7 +87,7 @@ describe('Combined Notification → Send with Failover through the engine', () =
 		});
 
 		expect(error?.description).toContain('• To must be an E.164 phone number');
-		expect(error?.description).toContain('• SMS Phone Number SMS can only be sent to Indonesian numbers');
+		expect(error?.description).toContain('• SMS Phone Number must be an Indonesian number starting with +62');
 		expect(sandbox().requests).toHaveLength(0);
 	});
 

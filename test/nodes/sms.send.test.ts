@@ -91,7 +91,7 @@ describe('SMS → Send through the engine', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error?.message).toBe(
-			'Item 0: Phone Number SMS can only be sent to Indonesian numbers (country code +62) for now — got "+6591234567"',
+			'Item 0: Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+6591234567"',
 		);
 	});
 
@@ -153,7 +153,7 @@ describe('SMS → Send through the engine', () => {
 			httpCode: '500',
 		});
 		expect(output?.[1].json).toMatchObject({ message: 'success', phoneNumber: '+6281000000002' });
-		expect(output?.[2].json.error).toMatch(/^Item 2: Phone Number SMS can only be sent to Indonesian numbers/);
+		expect(output?.[2].json.error).toMatch(/^Item 2: Phone Number must be an Indonesian number starting with \+62/);
 		expect(output?.[3].json.error).toBe('Item 3: Message is required and must not be empty');
 		expect(output?.[4].json).toMatchObject({ message: 'success', phoneNumber: '+6281000000005' });
 		expect(sandbox().requests.map((request) => (request.body as { message: string }).message)).toEqual([

@@ -12,7 +12,7 @@ export const E164_RULE =
 /** Spec: Limits → Allowed country code for SMS is +62 only. */
 export const SMS_COUNTRY_PREFIX = '+62';
 export const SMS_COUNTRY_RULE =
-	'SMS can only be sent to Indonesian numbers (country code +62) for now';
+	'must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now)';
 
 export const HTTPS_RULE = 'must be a valid https:// URL';
 

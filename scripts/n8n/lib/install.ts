@@ -83,7 +83,7 @@ export async function ensureN8n(log: (line: string) => void = console.log): Prom
 	return await withLock(async () => {
 		if (installed()) return N8N_BIN;
 		const started = Date.now();
-		log(`Installing n8n ${N8N_VERSION} into ${N8N_DIR} (first run only; about 4 minutes, 2.3 GB)…`);
+		log(`Installing n8n ${N8N_VERSION} into ${N8N_DIR} (first run only: 4–8 minutes, 2.3 GB)…`);
 		// A previous attempt that did not finish may have left a broken tree behind.
 		rmSync(join(N8N_DIR, 'node_modules'), { recursive: true, force: true });
 		rmSync(join(N8N_DIR, 'package-lock.json'), { force: true });

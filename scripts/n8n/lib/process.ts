@@ -220,8 +220,10 @@ export function shuttingDown(): boolean {
 /**
  * Installs the exit handlers once: on Ctrl-C or SIGTERM every group is stopped gracefully and
  * `beforeExit` (e.g. stopping the sandbox) runs; on any exit, groups still alive are killed.
+ * The exit code after a signal is 130/143 unless `signalExitCode` says otherwise (`npm start`
+ * ends with 0: Ctrl-C is how it is meant to stop).
  */
-export function installCleanup(beforeExit?: () => Promise<void>): void {
+export function installCleanup(beforeExit?: () => Promise<void>, { signalExitCode }: { signalExitCode?: number } = {}): void {
 	if (cleanupInstalled) return;
 	cleanupInstalled = true;
 	const onSignal = (signal: NodeJS.Signals): void => {
@@ -236,7 +238,7 @@ export function installCleanup(beforeExit?: () => Promise<void>): void {
 				await stopAll(8000);
 				await beforeExit?.();
 			} finally {
-				process.exit(signal === 'SIGINT' ? 130 : 143);
+				process.exit(signalExitCode ?? (signal === 'SIGINT' ? 130 : 143));
 			}
 		})();
 	};

@@ -2,10 +2,10 @@
  * The sandbox of the notification service, as the n8n runs see it: started in this process, and
  * driven over its HTTP control endpoints (the same calls work against a sandbox run elsewhere).
  */
-import type { RecordedRequest, Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox/server';
 
 export { startSandbox } from '../../../sandbox/server';
-export type { RecordedRequest, Sandbox };
+export type { Sandbox };
 
 async function control<T>(sandboxUrl: string, method: 'GET' | 'POST', name: string, body?: unknown): Promise<T> {
 	const response = await fetch(`${sandboxUrl}/__sandbox/${name}`, {
@@ -21,13 +21,4 @@ async function control<T>(sandboxUrl: string, method: 'GET' | 'POST', name: stri
 /** Marks a number as having started the chat, so media messages to it are accepted. */
 export async function startChat(sandboxUrl: string, phoneNumber: string): Promise<void> {
 	await control(sandboxUrl, 'POST', 'conversations', { phone_number: phoneNumber });
-}
-
-export async function sandboxRequests(sandboxUrl: string): Promise<RecordedRequest[]> {
-	const answer = await control<{ requests: RecordedRequest[] } | RecordedRequest[]>(sandboxUrl, 'GET', 'requests');
-	return Array.isArray(answer) ? answer : answer.requests;
-}
-
-export async function resetSandbox(sandboxUrl: string): Promise<void> {
-	await control(sandboxUrl, 'POST', 'reset', {});
 }
