@@ -116,8 +116,12 @@ export function templateTree(values: TemplateValues, options: Params = STRICT): 
 	};
 }
 
-/** The components array the fields of `values` stand for, as JSON mode takes it. */
-export function componentsOf(values: TemplateValues, integerIndexes = false): unknown[] {
+/**
+ * The components array the fields of `values` stand for, as JSON mode takes it. Optionally with
+ * whole-number indexes, and with the keys the spec gives defaults for left out (a body
+ * component's and its parameters' `type`, a quick reply button's `sub_type`).
+ */
+export function componentsOf(values: TemplateValues, integerIndexes = false, omitDefaults = false): unknown[] {
 	const unwrap = (value: unknown) => (value instanceof PerItem ? value.value : value);
 	const indexOf = (value: unknown) => {
 		const text = String(unwrap(value)).trim();
@@ -125,10 +129,13 @@ export function componentsOf(values: TemplateValues, integerIndexes = false): un
 	};
 	return [
 		...(unwrap(values.header) ? [{ type: 'header', parameters: [{ type: 'image', image: { link: unwrap(values.header) } }] }] : []),
-		{ type: 'body', parameters: values.bodyTexts.map((text) => ({ type: 'text', text: String(unwrap(text)) })) },
+		{
+			...(omitDefaults ? {} : { type: 'body' }),
+			parameters: values.bodyTexts.map((text) => ({ ...(omitDefaults ? {} : { type: 'text' }), text: String(unwrap(text)) })),
+		},
 		...values.quickReplies.map(({ index, payload }) => ({
 			type: 'button',
-			sub_type: 'quick_reply',
+			...(omitDefaults ? {} : { sub_type: 'quick_reply' }),
 			index: indexOf(index),
 			parameters: [{ type: 'payload', payload: unwrap(payload) }],
 		})),
@@ -246,10 +253,10 @@ export function validTreeArbitrary(kind: SendKind): fc.Arbitrary<Params> {
 			return mediaValues.map((values) => mediaTree({ ...perItem(values), mediaType: values.mediaType }));
 		case 'template':
 			return fc
-				.tuple(templateValues, fc.boolean(), fc.boolean(), fc.boolean())
-				.map(([values, json, asText, integerIndexes]) => {
+				.tuple(templateValues, fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean())
+				.map(([values, json, asText, integerIndexes, omitDefaults]) => {
 					if (!json) return templateTree(perItem(values));
-					const components = componentsOf(values, integerIndexes);
+					const components = componentsOf(values, integerIndexes, omitDefaults);
 					return templateJsonTree(perItem(values), new PerItem(asText ? JSON.stringify(components) : components));
 				});
 		case 'combined':
@@ -357,9 +364,9 @@ export const badLink: fc.Arbitrary<unknown> = fc.oneof(
 	fc.string({ unit: 'binary', maxLength: 60 }).filter((value) => !/^\s*https:\/\//i.test(value)),
 );
 
-/** The header link is optional: blank or missing means "no header", so only non-blank bad links. */
+/** The header link is optional: blank, null or missing means "no header", so only other bad links. */
 export const badHeaderLink: fc.Arbitrary<unknown> = badLink.filter(
-	(value) => value !== MISSING && !(typeof value === 'string' && value.trim() === ''),
+	(value) => value !== MISSING && value !== null && !(typeof value === 'string' && value.trim() === ''),
 );
 
 /** Quick reply buttons: too many, a repeated or out-of-range index, or an empty payload. */
@@ -420,8 +427,8 @@ export const badMediaType: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A caption must be text; any text (even blank) is accepted, so only non-text values. */
+// null is not here: an optional field that evaluates to null counts as not given.
 export const badCaption: fc.Arbitrary<unknown> = fc.oneof(
-	fc.constant(null),
 	fc.constant({}),
 	fc.constant([]),
 	fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 3 }),

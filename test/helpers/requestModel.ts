@@ -73,7 +73,15 @@ function componentsFromFields(params: Params): unknown[] {
 	return components;
 }
 
-/** JSON mode: a string is parsed (blank = nothing); an integer button index becomes text. */
+const isPlainObject = (value: unknown): value is Params =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * JSON mode: a string is parsed (blank = nothing), then the spec's defaults are filled in where a
+ * key is left out — a component's `type` (button when it has `sub_type` or `index`, else body),
+ * a body parameter's `type` (text), a button's `sub_type` (quick_reply), a URL button's `index`
+ * (0) — and a whole-number index becomes text.
+ */
 function componentsFromJson(value: unknown): unknown {
 	let components = value;
 	if (typeof value === 'string') {
@@ -85,11 +93,21 @@ function componentsFromJson(value: unknown): unknown {
 		}
 	}
 	if (!Array.isArray(components)) return components;
-	return components.map((component: unknown) => {
-		if (component === null || typeof component !== 'object' || Array.isArray(component)) return component;
-		const { type, sub_type: subType, index } = component as Params;
-		const isButton = type === 'button' && (subType === 'quick_reply' || subType === 'url');
-		return isButton && Number.isInteger(index) ? { ...component, index: String(index) } : component;
+	return components.map((entry: unknown) => {
+		if (!isPlainObject(entry)) return entry;
+		const component: Params = { ...entry };
+		if (component.type === undefined) component.type = 'sub_type' in component || 'index' in component ? 'button' : 'body';
+		if (component.type === 'body' && Array.isArray(component.parameters)) {
+			component.parameters = component.parameters.map((parameter: unknown) =>
+				isPlainObject(parameter) && parameter.type === undefined ? { ...parameter, type: 'text' } : parameter,
+			);
+		}
+		if (component.type === 'button') {
+			if (component.sub_type === undefined) component.sub_type = 'quick_reply';
+			if (component.sub_type === 'url' && component.index === undefined) component.index = '0';
+			if (Number.isInteger(component.index)) component.index = String(component.index);
+		}
+		return component;
 	});
 }
 

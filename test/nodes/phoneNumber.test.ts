@@ -27,6 +27,9 @@ describe('normalizePhoneNumber', () => {
 		['+62 812 abc', 'letters'],
 		['', 'empty'],
 		['00 62 812 3456 7890', 'international 00 prefix: not guessed'],
+		['0062812345678', 'international 00 prefix, compact'],
+		['+62 0812 3456 7890', 'trunk 0 kept after +62'],
+		['62 0812 3456 7890', 'trunk 0 kept after 62'],
 	])('%s stays as typed (%s)', (typed) => {
 		expect(normalizePhoneNumber(typed, 'normalize')).toBe(typed);
 	});

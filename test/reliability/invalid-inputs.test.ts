@@ -39,7 +39,6 @@ import {
 	templateValues,
 	wrongCountry,
 } from '../helpers/inputArbitraries';
-import { stopN8nTimers } from '../helpers/n8nTeardown';
 import { batchCases, hasValidFallback, MISSING, PerItem, resolve, toWorkflowInput } from '../helpers/perItem';
 import { fuzzSeed, recordFigures } from '../helpers/reliabilityFigures';
 import type { SendKind } from '../helpers/requestModel';
@@ -243,7 +242,6 @@ beforeAll(() => {
 	}
 });
 
-afterAll(stopN8nTimers);
 
 describe(`invalid inputs are refused naming the field, nothing is sent (seed ${SEED})`, () => {
 	test('more than 10,000 generated invalid inputs, batched with continue-on-fail', async () => {
@@ -363,4 +361,32 @@ describe('hostile shapes found while fuzzing', () => {
 			expect(sandbox().requests).toHaveLength(0);
 		},
 	);
+});
+
+describe('hostile option values', () => {
+	// A Timeout (Ms) of 0 or below can only come from an expression (the field's minimum is 1). It
+	// must not turn every send into a request abandoned after a millisecond, which the service may
+	// still deliver while the item reports a failure: either the value is refused before anything
+	// is sent, naming the option, or a usable timeout is used instead.
+	test.each([0, -1, 0.5])('Timeout (Ms) %p: refused naming the option, or the sends complete', async (timeout) => {
+		const { output, error } = await runNode({
+			parameters: {
+				...OPERATION.sms,
+				phoneNumber: '+6281234567890',
+				message: '={{ "Kode " + $itemIndex }}',
+				options: { phoneNumberFormat: 'strict', timeout: '={{ $json.timeout }}' },
+			},
+			items: [{ timeout }, { timeout }, { timeout }],
+			credentials: credentialsFor(sandbox()),
+			continueOnFail: true,
+		});
+		const outcomes = (output ?? []).map((item) => (item.json.message === 'success' ? 'sent' : String(item.json.error)));
+		const sent = outcomes.length === 3 && outcomes.every((outcome) => outcome === 'sent');
+		const refused =
+			sandbox().requests.length === 0 &&
+			(error ? /Timeout/.test(error.message) : outcomes.length === 3 && outcomes.every((outcome) => /Timeout/.test(outcome)));
+		expect({ outcomes, error: error?.message, verdict: sent || refused ? 'ok' : 'sent with an unusable timeout' }).toMatchObject({
+			verdict: 'ok',
+		});
+	});
 });

@@ -14,7 +14,6 @@ import type { IPairedItemData } from 'n8n-workflow';
 import type { RecordedRequest } from '../../sandbox/server';
 import { runNode } from '../helpers/engine';
 import { validTreeArbitrary } from '../helpers/inputArbitraries';
-import { stopN8nTimers } from '../helpers/n8nTeardown';
 import { batchCases, resolve } from '../helpers/perItem';
 import { fuzzSeed, recordFigures } from '../helpers/reliabilityFigures';
 import type { SendKind } from '../helpers/requestModel';
@@ -28,7 +27,6 @@ const PER_SEND = 300;
 
 const sandbox = useSandbox();
 
-afterAll(stopN8nTimers);
 
 function idOf(kind: SendKind, json: Params): unknown {
 	const data = json.data as Params | undefined;
@@ -36,7 +34,18 @@ function idOf(kind: SendKind, json: Params): unknown {
 }
 
 describe(`generated valid inputs are all accepted by the sandbox (seed ${SEED})`, () => {
-	const figures: Record<string, { inputs: number; executions: number; delivered: number; problems: number }> = {};
+	const figures: Record<
+		string,
+		{
+			inputs: number;
+			executions: number;
+			received: number;
+			delivered: number;
+			duplicateBodies: number;
+			problems: number;
+			problemExamples: string[];
+		}
+	> = {};
 
 	afterAll(() => recordFigures('valid-inputs', { seed: SEED, perSend: figures }));
 
@@ -81,7 +90,15 @@ describe(`generated valid inputs are all accepted by the sandbox (seed ${SEED})`
 		}
 
 		const stats = sandbox().stats();
-		figures[kind] = { inputs: cases.length, executions: batches.length, delivered: stats.delivered, problems: problems.length };
+		figures[kind] = {
+			inputs: cases.length,
+			executions: batches.length,
+			received: stats.received,
+			delivered: stats.delivered,
+			duplicateBodies: stats.duplicateBodies,
+			problems: problems.length,
+			problemExamples: problems.slice(0, 5),
+		};
 		expect(problems.slice(0, 10)).toEqual([]);
 		expect(stats.received).toBe(cases.length);
 		expect(stats.delivered).toBe(cases.length);

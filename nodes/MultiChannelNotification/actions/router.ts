@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import type { ServiceConnection } from '../transport';
 import { getConnection, sendRequest } from '../transport';
 import * as chatMessage from './chatMessage';
 import * as combined from './combined';
 import type { NodeMap, PreparedSend, Resource, SendOperation } from './node.type';
-import { readOptions } from './shared/options';
+import { readPacing } from './shared/options';
 import * as sms from './sms';
 
 const operationsByResource: { [R in Resource]: Record<NodeMap[R], SendOperation> } = {
@@ -78,8 +79,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	if (pending.length === 0) return [results];
 
-	const connection = await getConnection.call(this);
-	const { concurrency, batchInterval } = readOptions(this, 0);
+	let connection: ServiceConnection;
+	try {
+		connection = await getConnection.call(this);
+	} catch (error) {
+		// A credential problem concerns every item still to send; with Continue On Fail each of
+		// them says so, instead of n8n passing the input through as if it had been sent.
+		const nodeError = asNodeError(this, error, pending[0].itemIndex);
+		if (!continueOnFail) throw nodeError;
+		for (const { itemIndex } of pending) {
+			results[itemIndex] = { json: errorJson(nodeError), pairedItem: { item: itemIndex } };
+		}
+		return [results];
+	}
+	const { concurrency, batchInterval } = readPacing(this);
 	const sent: number[] = [];
 	let failure: NodeError | undefined;
 

@@ -29,6 +29,16 @@ function valueAt(candidate: unknown, path: IssuePath): unknown {
 	return current;
 }
 
+function safeStringify(value: unknown): string | undefined {
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch (error) {
+		// Deeply nested or cyclic JSON (RangeError / TypeError): the rule alone still says
+		// what is wrong, so the value is left out rather than failing the error itself.
+		return error instanceof Error ? undefined : String(error);
+	}
+}
+
 /** The offending value as the user typed it, shortened; undefined when showing it would not help. */
 export function showValue(value: unknown): string | undefined {
 	if (value === undefined) return undefined;
@@ -38,7 +48,7 @@ export function showValue(value: unknown): string | undefined {
 	} else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
 		shown = String(value);
 	} else {
-		shown = JSON.stringify(value) ?? String(value);
+		shown = safeStringify(value) ?? '(a value too deeply nested to show)';
 	}
 	return shown.length > MAX_SHOWN_VALUE ? `${shown.slice(0, MAX_SHOWN_VALUE - 1)}…` : shown;
 }

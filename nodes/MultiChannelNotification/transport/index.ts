@@ -227,19 +227,20 @@ function judge(
 		};
 	}
 
-	const shown = scrub(
-		text ??
-			(typeof responseBody === 'string' && responseBody.trim() !== ''
-				? `unexpected non-JSON answer: ${shorten(responseBody.trim(), 120)}`
-				: 'no message in the answer'),
-		connection.apiKey,
-	);
-	const retryAfter = headers?.['retry-after'];
+	// Scrub first, then shorten: shortening could cut the key and leave part of it behind.
+	const shown =
+		text !== undefined
+			? scrub(text, connection.apiKey)
+			: typeof responseBody === 'string' && responseBody.trim() !== ''
+				? `unexpected non-JSON answer: ${shorten(scrub(responseBody.trim(), connection.apiKey), 120)}`
+				: 'no message in the answer';
+	const rawRetryAfter = headers?.['retry-after'];
+	const retryAfter = typeof rawRetryAfter === 'string' ? scrub(rawRetryAfter, connection.apiKey) : undefined;
 	let description = ok
 		? 'The answer was not "success", so this item is treated as failed. The message may or may not have been delivered: check before sending it again.'
 		: hintFor(statusCode);
 	if (statusCode === 429) {
-		const wait = rateLimitWait(retryAfter, rateLimitRetries);
+		const wait = rateLimitWait(rawRetryAfter, rateLimitRetries);
 		description +=
 			wait > MAX_RATE_LIMIT_WAIT_MS
 				? ` The service asked to wait ${Math.ceil(wait / 1000)} s, longer than the ${MAX_RATE_LIMIT_WAIT_MS / 1000} s this node waits.`
@@ -250,7 +251,7 @@ function judge(
 		{
 			message: shown,
 			httpCode: String(statusCode),
-			...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+			...(retryAfter !== undefined ? { retryAfter } : {}),
 		} as JsonObject,
 		{
 			itemIndex,

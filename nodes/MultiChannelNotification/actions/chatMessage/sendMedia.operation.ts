@@ -9,7 +9,7 @@ import type { MediaType } from '../../schemas';
 import { mediaMessageSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { optionsField, readOptions } from '../shared/options';
+import { optionsField, readItemOptions } from '../shared/options';
 import { LABELS as TEMPLATE_LABELS, recipientField, senderField } from '../shared/template';
 
 const LABELS = {
@@ -87,7 +87,7 @@ function label(path: IssuePath): string {
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const options = readOptions(this, itemIndex);
+	const options = readItemOptions(this, itemIndex);
 	const mediaType = this.getNodeParameter('mediaType', itemIndex) as MediaType;
 	const caption = mediaType === 'image' ? readText(this, 'caption', itemIndex) : '';
 	const recipientType = readText(this, 'recipientType', itemIndex, { trim: true });
@@ -98,7 +98,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		...(recipientType === '' ? {} : { recipient_type: recipientType }),
 		[mediaType]: {
 			link: readText(this, 'mediaUrl', itemIndex, { trim: true }),
-			...(caption === '' ? {} : { caption }),
+			...(caption === '' || caption === null || caption === undefined ? {} : { caption }),
 		},
 	};
 	const body = parseOrThrow(this.getNode(), mediaMessageSchema, candidate, itemIndex, label);

@@ -5,7 +5,7 @@ import { parseOrThrow } from '../../helpers/validation';
 import { templateMessageSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { optionsField, readOptions } from '../shared/options';
+import { optionsField, readItemOptions } from '../shared/options';
 import {
 	readTemplateMessage,
 	templateFieldLabel,
@@ -19,7 +19,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const options = readOptions(this, itemIndex);
+	const options = readItemOptions(this, itemIndex);
 	const { message, mode } = readTemplateMessage(this, itemIndex, options.phoneNumberFormat);
 	const body = parseOrThrow(this.getNode(), templateMessageSchema, message, itemIndex, (path, issue) =>
 		templateFieldLabel(path, issue, message, mode),

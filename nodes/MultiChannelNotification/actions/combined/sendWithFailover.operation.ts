@@ -6,7 +6,7 @@ import { combinedRequestSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { optionsField, readOptions } from '../shared/options';
+import { optionsField, readItemOptions } from '../shared/options';
 import { FAILOVER_SMS_FIELDS, readSms, smsFieldLabel, smsFields } from '../shared/sms';
 import {
 	readTemplateMessage,
@@ -34,7 +34,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const options = readOptions(this, itemIndex);
+	const options = readItemOptions(this, itemIndex);
 	const { message: chat, mode } = readTemplateMessage(this, itemIndex, options.phoneNumberFormat);
 	const candidate = {
 		chat,

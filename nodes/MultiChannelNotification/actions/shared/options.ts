@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 
@@ -9,12 +10,17 @@ export const MAX_CONCURRENCY = 100;
 export const DEFAULT_RATE_LIMIT_RETRIES = 3;
 export const DEFAULT_TIMEOUT_MS = 30000;
 
-export interface SendOptions {
+/** Per item: how numbers are read and how each request is sent. */
+export interface ItemOptions {
 	phoneNumberFormat: PhoneNumberFormat;
-	concurrency: number;
-	batchInterval: number;
 	rateLimitRetries: number;
 	timeout: number;
+}
+
+/** Per execution: how the items are paced. */
+export interface Pacing {
+	concurrency: number;
+	batchInterval: number;
 }
 
 export const optionsField: INodeProperties = {
@@ -88,13 +94,36 @@ function whole(value: unknown, fallback: number, min: number, max: number): numb
 	return Math.min(max, Math.max(min, Math.floor(number)));
 }
 
-export function readOptions(context: IExecuteFunctions, itemIndex: number): SendOptions {
-	const options = context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
+function optionsOf(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
+	return context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
+}
+
+/**
+ * The per-item options. A timeout under 1 ms (possible through an expression) would abandon
+ * every request while the service may still deliver it, so it is refused before sending.
+ */
+export function readItemOptions(context: IExecuteFunctions, itemIndex: number): ItemOptions {
+	const options = optionsOf(context, itemIndex);
+	const timeout = options.timeout === undefined ? DEFAULT_TIMEOUT_MS : Number(options.timeout);
+	if (!Number.isFinite(timeout) || timeout < 1) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Item ${itemIndex}: Timeout (Ms) must be a number of milliseconds, at least 1 — got ${JSON.stringify(options.timeout)}`,
+			{ itemIndex, description: 'Nothing was sent for this item.' },
+		);
+	}
 	return {
 		phoneNumberFormat: options.phoneNumberFormat === 'strict' ? 'strict' : 'normalize',
+		rateLimitRetries: whole(options.rateLimitRetries, DEFAULT_RATE_LIMIT_RETRIES, 0, 10),
+		timeout: Math.min(Math.ceil(timeout), 3600000),
+	};
+}
+
+/** Concurrency and batch interval, read once per execution (from the first item). */
+export function readPacing(context: IExecuteFunctions): Pacing {
+	const options = optionsOf(context, 0);
+	return {
 		concurrency: whole(options.concurrency, DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY),
 		batchInterval: whole(options.batchInterval, 0, 0, 3600000),
-		rateLimitRetries: whole(options.rateLimitRetries, DEFAULT_RATE_LIMIT_RETRIES, 0, 10),
-		timeout: whole(options.timeout, DEFAULT_TIMEOUT_MS, 1, 3600000),
 	};
 }

@@ -293,7 +293,7 @@ export function templatePreview(
 function componentsFromFields(context: IExecuteFunctions, itemIndex: number): unknown[] {
 	const components: unknown[] = [];
 	const headerImageUrl = readText(context, 'headerImageUrl', itemIndex, { trim: true });
-	if (headerImageUrl !== '') {
+	if (headerImageUrl !== '' && headerImageUrl !== null && headerImageUrl !== undefined) {
 		components.push({
 			type: 'header',
 			parameters: [{ type: 'image', image: { link: headerImageUrl } }],

@@ -5,7 +5,7 @@ import { parseOrThrow } from '../../helpers/validation';
 import { smsRequestSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { optionsField, readOptions } from '../shared/options';
+import { optionsField, readItemOptions } from '../shared/options';
 import { readSms, SMS_FIELDS, smsFieldLabel, smsFields } from '../shared/sms';
 
 export const description: INodeProperties[] = updateDisplayOptions(
@@ -14,7 +14,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const options = readOptions(this, itemIndex);
+	const options = readItemOptions(this, itemIndex);
 	const candidate = readSms(this, SMS_FIELDS, itemIndex, options.phoneNumberFormat);
 	const body = parseOrThrow(this.getNode(), smsRequestSchema, candidate, itemIndex, (path) =>
 		smsFieldLabel(path, SMS_FIELDS),
