@@ -17,12 +17,14 @@ const operationsByResource: { [R in Resource]: Record<NodeMap[R], SendOperation>
 
 type NodeError = NodeApiError | NodeOperationError;
 
-function errorJson(error: NodeError): IDataObject {
-	return {
+/** The output item of a failed item under Continue On Fail. */
+function errorItem(error: NodeError, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = {
 		error: error.message,
 		...(error.description ? { description: error.description } : {}),
 		...(error instanceof NodeApiError && error.httpCode ? { httpCode: error.httpCode } : {}),
 	};
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
@@ -74,7 +76,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
-			results[itemIndex] = { json: errorJson(nodeError), pairedItem: { item: itemIndex } };
+			results[itemIndex] = errorItem(nodeError, itemIndex);
 		}
 	}
 	if (pending.length === 0) return [results];
@@ -88,7 +90,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const nodeError = asNodeError(this, error, pending[0].itemIndex);
 		if (!continueOnFail) throw nodeError;
 		for (const { itemIndex } of pending) {
-			results[itemIndex] = { json: errorJson(nodeError), pairedItem: { item: itemIndex } };
+			results[itemIndex] = errorItem(nodeError, itemIndex);
 		}
 		return [results];
 	}
@@ -111,7 +113,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
 			if (continueOnFail) {
-				results[itemIndex] = { json: errorJson(nodeError), pairedItem: { item: itemIndex } };
+				results[itemIndex] = errorItem(nodeError, itemIndex);
 			} else if (failure === undefined || Number(failure.context.itemIndex) > itemIndex) {
 				failure = nodeError;
 			}
