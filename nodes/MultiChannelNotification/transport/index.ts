@@ -32,6 +32,11 @@ export interface ServiceConnection {
 	baseUrl: string;
 	/** Kept only to scrub it from any text the service sends back. */
 	apiKey: string;
+	/**
+	 * The credential, decrypted once per execution and handed to n8n's request helper, which
+	 * would otherwise load and decrypt it again for every request.
+	 */
+	credential: ICredentialsDecrypted;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -68,7 +73,17 @@ export async function getConnection(this: IExecuteFunctions): Promise<ServiceCon
 			description: 'Nothing was sent. Fix the Multi-Channel Notification API credential and run again.',
 		});
 	}
-	return { baseUrl: checked.baseUrl, apiKey: String(credentials.apiKey ?? '') };
+	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	return {
+		baseUrl: checked.baseUrl,
+		apiKey: String(credentials.apiKey ?? ''),
+		credential: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: credentials,
+		},
+	};
 }
 
 function scrub(text: string, apiKey: string): string {
@@ -180,6 +195,7 @@ async function post(
 			this,
 			CREDENTIAL_TYPE,
 			{ ...request },
+			{ credentialsDecrypted: connection.credential },
 		)) as RawResponse;
 	} catch (error) {
 		// Built from scratch: the caught error holds the request config, Authorization header included.
