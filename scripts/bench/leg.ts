@@ -13,6 +13,7 @@ import type { IDataObject, IExecuteFunctions, INodeType, IVersionedNodeType } fr
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { LegInput, LegResult, LegSpec, RepResult } from './common';
+import type { EngineRun } from './engine';
 import {
 	API_KEY,
 	HTTP_REQUEST_NODE_PATH,
@@ -60,26 +61,14 @@ async function ourNode(spec: LegInput['spec']): Promise<Send> {
 	const { MultiChannelNotification } = (await import(
 		join(dist, 'nodes/MultiChannelNotification/MultiChannelNotification.node.js')
 	)) as typeof import('../../nodes/MultiChannelNotification/MultiChannelNotification.node');
-	const { MultiChannelNotificationApi } = (await import(
-		join(dist, 'credentials/MultiChannelNotificationApi.credentials.js')
-	)) as typeof import('../../credentials/MultiChannelNotificationApi.credentials');
 	const run = createEngineRunner({
 		typeName: 'n8n-nodes-multichannel-notification.multiChannelNotification',
 		typeVersion: 1,
 		nodeType: new MultiChannelNotification(),
 		parameters: nodeParameters(spec.concurrency),
-		credentials: {
-			multiChannelNotificationApi: {
-				type: new MultiChannelNotificationApi(),
-				data: { apiKey: API_KEY, baseUrl: spec.url },
-			},
-		},
+		credentials: await ourCredential(spec.url),
 	});
-	return async (items) => {
-		const result = await run(items);
-		checkOutput(result.output, result.error, items.length);
-		return result;
-	};
+	return checked(run);
 }
 
 /** n8n's own HTTP Request node, from the n8n 2.8.4 install (n8n-nodes-base 2.8.1). */
@@ -116,9 +105,6 @@ function smsBody(item: IDataObject): IDataObject {
  */
 async function n8nHelperNode(spec: LegInput['spec']): Promise<Send> {
 	const { createEngineRunner } = await import('./engine');
-	const { MultiChannelNotificationApi } = (await import(
-		join(REPO_ROOT, 'dist', 'credentials', 'MultiChannelNotificationApi.credentials.js')
-	)) as typeof import('../../credentials/MultiChannelNotificationApi.credentials');
 	const concurrency = spec.concurrency ?? 1;
 	const nodeType: INodeType = {
 		description: {
@@ -171,18 +157,9 @@ async function n8nHelperNode(spec: LegInput['spec']): Promise<Send> {
 		typeVersion: 1,
 		nodeType,
 		parameters: {},
-		credentials: {
-			multiChannelNotificationApi: {
-				type: new MultiChannelNotificationApi(),
-				data: { apiKey: API_KEY, baseUrl: spec.url },
-			},
-		},
+		credentials: await ourCredential(spec.url),
 	});
-	return async (items) => {
-		const result = await run(items);
-		checkOutput(result.output, result.error, items.length);
-		return result;
-	};
+	return checked(run);
 }
 
 /**
@@ -401,3 +378,25 @@ main().then(
 		process.exit(1);
 	},
 );
+
+/** This package's credential (from dist/), pointing at the sandbox. */
+async function ourCredential(url: string) {
+	const { MultiChannelNotificationApi } = (await import(
+		join(REPO_ROOT, 'dist', 'credentials', 'MultiChannelNotificationApi.credentials.js')
+	)) as typeof import('../../credentials/MultiChannelNotificationApi.credentials');
+	return {
+		multiChannelNotificationApi: {
+			type: new MultiChannelNotificationApi(),
+			data: { apiKey: API_KEY, baseUrl: url },
+		},
+	};
+}
+
+/** Wraps a runner so every run is checked: one output item per input item, no error. */
+function checked(run: (items: IDataObject[]) => Promise<EngineRun>): (items: IDataObject[]) => Promise<EngineRun> {
+	return async (items) => {
+		const result = await run(items);
+		checkOutput(result.output, result.error, items.length);
+		return result;
+	};
+}
