@@ -17,9 +17,6 @@ export interface PreparedSend {
 	body: IDataObject;
 	/** Added to the output item next to the service's answer (numbers used, preview). */
 	extras: IDataObject;
-	/** Per-item request settings from the Options collection. */
-	timeout: number;
-	rateLimitRetries: number;
 }
 
 /**

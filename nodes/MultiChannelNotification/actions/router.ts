@@ -6,7 +6,8 @@ import { getConnection, sendRequest } from '../transport';
 import * as chatMessage from './chatMessage';
 import * as combined from './combined';
 import type { NodeMap, PreparedSend, Resource, SendOperation } from './node.type';
-import { readPacing } from './shared/options';
+import type { ItemOptions } from './shared/options';
+import { readItemOptions, readPacing } from './shared/options';
 import * as sms from './sms';
 
 const operationsByResource: { [R in Resource]: Record<NodeMap[R], SendOperation> } = {
@@ -68,11 +69,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const continueOnFail = this.continueOnFail();
 	const results = new Array<INodeExecutionData>(items.length);
-	const pending: Array<{ itemIndex: number; request: PreparedSend }> = [];
+	const pending: Array<{ itemIndex: number; request: PreparedSend; options: ItemOptions }> = [];
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			pending.push({ itemIndex, request: operation.prepare.call(this, itemIndex) });
+			const options = readItemOptions(this, itemIndex);
+			pending.push({ itemIndex, request: operation.prepare.call(this, itemIndex), options });
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
@@ -98,12 +100,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const sent: number[] = [];
 	let failure: NodeError | undefined;
 
-	const sendOne = async ({ itemIndex, request }: (typeof pending)[number]): Promise<void> => {
+	const sendOne = async ({ itemIndex, request, options }: (typeof pending)[number]): Promise<void> => {
 		try {
 			const response = await sendRequest.call(this, connection, request.endpoint, request.body, {
 				itemIndex,
-				timeout: request.timeout,
-				rateLimitRetries: request.rateLimitRetries,
+				timeout: options.timeout,
+				rateLimitRetries: options.rateLimitRetries,
 			});
 			sent.push(itemIndex);
 			results[itemIndex] = {

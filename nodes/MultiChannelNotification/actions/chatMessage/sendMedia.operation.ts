@@ -9,7 +9,7 @@ import type { MediaType } from '../../schemas';
 import { mediaMessageSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { optionsField, readItemOptions } from '../shared/options';
+import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import { LABELS as TEMPLATE_LABELS, recipientField, senderField } from '../shared/template';
 
 const LABELS = {
@@ -87,13 +87,13 @@ function label(path: IssuePath): string {
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const options = readItemOptions(this, itemIndex);
+	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
 	const mediaType = this.getNodeParameter('mediaType', itemIndex) as MediaType;
 	const caption = mediaType === 'image' ? readText(this, 'caption', itemIndex) : '';
 	const recipientType = readText(this, 'recipientType', itemIndex, { trim: true });
 	const candidate = {
-		from: normalizePhoneNumber(readText(this, 'from', itemIndex, { trim: true }), options.phoneNumberFormat),
-		to: normalizePhoneNumber(readText(this, 'to', itemIndex, { trim: true }), options.phoneNumberFormat),
+		from: normalizePhoneNumber(readText(this, 'from', itemIndex, { trim: true }), phoneNumberFormat),
+		to: normalizePhoneNumber(readText(this, 'to', itemIndex, { trim: true }), phoneNumberFormat),
 		type: mediaType,
 		...(recipientType === '' ? {} : { recipient_type: recipientType }),
 		[mediaType]: {
@@ -106,7 +106,5 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		endpoint: ENDPOINTS.chatMessage,
 		body,
 		extras: { from: body.from, to: body.to },
-		timeout: options.timeout,
-		rateLimitRetries: options.rateLimitRetries,
 	};
 }

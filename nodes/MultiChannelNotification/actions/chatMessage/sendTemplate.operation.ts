@@ -5,7 +5,7 @@ import { parseOrThrow } from '../../helpers/validation';
 import { templateMessageSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { optionsField, readItemOptions } from '../shared/options';
+import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import {
 	readTemplateMessage,
 	templateFieldLabel,
@@ -19,8 +19,8 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const options = readItemOptions(this, itemIndex);
-	const { message, mode } = readTemplateMessage(this, itemIndex, options.phoneNumberFormat);
+	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
+	const { message, mode } = readTemplateMessage(this, itemIndex, phoneNumberFormat);
 	const body = parseOrThrow(this.getNode(), templateMessageSchema, message, itemIndex, (path, issue) =>
 		templateFieldLabel(path, issue, message, mode),
 	);
@@ -29,7 +29,5 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		endpoint: ENDPOINTS.chatMessage,
 		body,
 		extras: { from: body.from, to: body.to, ...(preview === undefined ? {} : { preview }) },
-		timeout: options.timeout,
-		rateLimitRetries: options.rateLimitRetries,
 	};
 }

@@ -6,7 +6,7 @@ import { combinedRequestSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { optionsField, readItemOptions } from '../shared/options';
+import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import { FAILOVER_SMS_FIELDS, readSms, smsFieldLabel, smsFields } from '../shared/sms';
 import {
 	readTemplateMessage,
@@ -34,11 +34,11 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const options = readItemOptions(this, itemIndex);
-	const { message: chat, mode } = readTemplateMessage(this, itemIndex, options.phoneNumberFormat);
+	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
+	const { message: chat, mode } = readTemplateMessage(this, itemIndex, phoneNumberFormat);
 	const candidate = {
 		chat,
-		sms: readSms(this, FAILOVER_SMS_FIELDS, itemIndex, options.phoneNumberFormat),
+		sms: readSms(this, FAILOVER_SMS_FIELDS, itemIndex, phoneNumberFormat),
 	};
 	const body = parseOrThrow(this.getNode(), combinedRequestSchema, candidate, itemIndex, (path, issue) => {
 		const [part, ...rest] = path;
@@ -56,8 +56,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 			smsPhoneNumber: body.sms.phone_number,
 			...(preview === undefined ? {} : { preview }),
 		},
-		timeout: options.timeout,
-		rateLimitRetries: options.rateLimitRetries,
 	};
 }
 

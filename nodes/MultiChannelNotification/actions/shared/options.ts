@@ -119,6 +119,11 @@ export function readItemOptions(context: IExecuteFunctions, itemIndex: number): 
 	};
 }
 
+/** How From, To and Phone Number values are read for one item. */
+export function readPhoneNumberFormat(context: IExecuteFunctions, itemIndex: number): PhoneNumberFormat {
+	return optionsOf(context, itemIndex).phoneNumberFormat === 'strict' ? 'strict' : 'normalize';
+}
+
 /** Concurrency and batch interval, read once per execution (from the first item). */
 export function readPacing(context: IExecuteFunctions): Pacing {
 	const options = optionsOf(context, 0);

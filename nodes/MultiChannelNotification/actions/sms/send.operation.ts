@@ -5,7 +5,7 @@ import { parseOrThrow } from '../../helpers/validation';
 import { smsRequestSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { optionsField, readItemOptions } from '../shared/options';
+import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import { readSms, SMS_FIELDS, smsFieldLabel, smsFields } from '../shared/sms';
 
 export const description: INodeProperties[] = updateDisplayOptions(
@@ -14,8 +14,8 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const options = readItemOptions(this, itemIndex);
-	const candidate = readSms(this, SMS_FIELDS, itemIndex, options.phoneNumberFormat);
+	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
+	const candidate = readSms(this, SMS_FIELDS, itemIndex, phoneNumberFormat);
 	const body = parseOrThrow(this.getNode(), smsRequestSchema, candidate, itemIndex, (path) =>
 		smsFieldLabel(path, SMS_FIELDS),
 	);
@@ -23,7 +23,5 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		endpoint: ENDPOINTS.sms,
 		body,
 		extras: { phoneNumber: body.phone_number },
-		timeout: options.timeout,
-		rateLimitRetries: options.rateLimitRetries,
 	};
 }

@@ -1,0 +1,107 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+/**
+ * The one place that builds the errors this node throws: input, credential, service, network
+ * and boundary (redirect, oversized or slow answer). Every error has a short title (what n8n's
+ * error panel shows in bold, at most {@link MAX_TITLE} characters), the detail in
+ * `description`, and the item index. Callers pass text that holds no secret: the transport
+ * scrubs the API key before anything reaches here.
+ */
+
+export const MAX_TITLE = 80;
+export const NOTHING_SENT = 'Nothing was sent for this item.';
+export const MAY_HAVE_BEEN_DELIVERED =
+	'The message may or may not have been delivered: check before sending it again.';
+
+/** One broken rule of one item, as the user sees it. */
+export interface Problem {
+	/** The field as labelled in the editor, e.g. "To" or "Quick Reply Buttons". */
+	field: string;
+	/** The node parameter behind the field (e.g. "to"), so a tool run can name its argument. */
+	parameter?: string;
+	/** The rule, phrased to follow the label: "must be an E.164 phone number …". */
+	rule: string;
+	/** The offending value, already shortened for display; absent when showing it would not help. */
+	value?: string;
+}
+
+export function shorten(text: string, max: number): string {
+	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export function formatProblem({ field, rule, value }: Problem): string {
+	return value === undefined ? `${field} ${rule}` : `${field} ${rule} — got ${value}`;
+}
+
+function title(itemIndex: number, text: string): string {
+	return shorten(`Item ${itemIndex}: ${text}`, MAX_TITLE);
+}
+
+/**
+ * An item the node refused before sending. The title names the first problem (or how many
+ * fields are wrong); the description lists every problem, so one run shows all there is to fix.
+ */
+export function inputError(node: INode, itemIndex: number, problems: Problem[]): NodeOperationError {
+	const lines = problems.map(formatProblem);
+	const fields = [...new Set(problems.map((problem) => problem.field))];
+	const headline =
+		problems.length === 1 ? lines[0] : `${problems.length} problems (${fields.join(', ')})`;
+	const error = new NodeOperationError(node, title(itemIndex, headline), {
+		itemIndex,
+		description: [...lines.map((line) => `• ${line}`), NOTHING_SENT].join('\n'),
+	});
+	// Kept for callers that answer in other words (an AI agent's tool result).
+	return Object.assign(error, { problems });
+}
+
+/** The problems an input error was built from (empty for any other error). */
+export function problemsOf(error: unknown): Problem[] {
+	const problems = (error as { problems?: unknown } | null)?.problems;
+	return Array.isArray(problems) ? (problems as Problem[]) : [];
+}
+
+/** The credential cannot be used as it is; nothing left the machine. */
+export function credentialError(node: INode, problem: string, itemIndex?: number): NodeOperationError {
+	return new NodeOperationError(node, shorten(`Credential problem: ${problem}`, MAX_TITLE), {
+		...(itemIndex === undefined ? {} : { itemIndex }),
+		description: `${problem}. Nothing was sent. Fix the Multi-Channel Notification API credential and run again.`,
+	});
+}
+
+export interface ServiceErrorDetails {
+	itemIndex: number;
+	/** Short headline, e.g. "The service answered HTTP 400". */
+	title: string;
+	/** What happened and what to do. */
+	description: string;
+	/** HTTP status, when there was an answer. */
+	httpCode?: number;
+	/** The service's own `message` (scrubbed) or the network cause, kept as the error's cause. */
+	cause: string;
+	/** Extra fields for the error's cause object (e.g. retryAfter, systemCode). */
+	extra?: Record<string, string>;
+}
+
+/**
+ * A failure on the wire or on the service's side: a NodeApiError, the class n8n uses for API
+ * failures. The title carries the service's own words as far as they fit; the whole text is in
+ * the description.
+ */
+export function serviceError(node: INode, details: ServiceErrorDetails): NodeApiError {
+	const httpCode = details.httpCode === undefined ? undefined : String(details.httpCode);
+	return new NodeApiError(
+		node,
+		{
+			message: details.cause,
+			...(httpCode ? { httpCode } : {}),
+			...(details.extra ?? {}),
+		} as JsonObject,
+		{
+			itemIndex: details.itemIndex,
+			...(httpCode ? { httpCode } : {}),
+			message: shorten(details.title, MAX_TITLE),
+			description: details.description,
+		},
+	);
+}
