@@ -51,7 +51,7 @@ const properties: INodeProperties[] = [
  * Workflow does when it loads a node), dotted paths included ("options.phoneNumberFormat").
  */
 function stubContext(given: INodeParameters): IExecuteFunctions {
-	const parameters = NodeHelpers.getNodeParameters(properties, given, true, false, node) ?? given;
+	const parameters = NodeHelpers.getNodeParameters(properties, given, true, false, node, null) ?? given;
 	const getNodeParameter = (name: string, _itemIndex: number, fallback?: unknown): unknown => {
 		let value: unknown = parameters;
 		for (const key of name.split('.')) {
