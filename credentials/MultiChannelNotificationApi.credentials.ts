@@ -1,4 +1,24 @@
-import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IHttpRequestOptions,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * Spec, Authentication: the header value is the key itself, with no scheme prefix. Outer
+ * whitespace (a copy-paste slip) is trimmed; a key that still cannot go into a header is
+ * refused by the node before anything is sent. A function rather than a `={{$credentials…}}`
+ * expression: n8n calls it directly instead of running its expression engine on every request.
+ */
+export async function authorize(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const key = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : String(credentials.apiKey ?? '');
+	return { ...requestOptions, headers: { ...(requestOptions.headers ?? {}), Authorization: key } };
+}
 
 export class MultiChannelNotificationApi implements ICredentialType {
 	name = 'multiChannelNotificationApi';
@@ -20,7 +40,7 @@ export class MultiChannelNotificationApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'The key from the service operator. It is sent as the Authorization header exactly as typed.',
+			description: 'The key from the service operator, sent as the Authorization header (spaces before or after it are dropped). It may not contain spaces, line breaks or non-ASCII characters.',
 		},
 		{
 			displayName: 'Base URL',
@@ -30,17 +50,9 @@ export class MultiChannelNotificationApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://notification.example.com',
 			description:
-				'Address of the service, without /v1 (a trailing slash is fine). Must be https:// unless the service runs on this machine.',
+				'Address of the service, e.g. https://notification.example.com (a trailing /v1 or slash is fine). Must be https:// unless the service runs on this machine; no user:password@, query or fragment.',
 		},
 	];
 
-	// Spec, Authentication: the header value is the key itself, with no scheme prefix.
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	authenticate = authorize;
 }

@@ -6,10 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as chatMessage from './actions/chatMessage';
-import * as combined from './actions/combined';
+import { operationProperties } from './actions/registry';
 import { router } from './actions/router';
-import * as sms from './actions/sms';
+import { toolDescriptionProperties } from './helpers/tool';
 import { testCredential } from './transport';
 
 export class MultiChannelNotification implements INodeType {
@@ -22,8 +21,9 @@ export class MultiChannelNotification implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
+		// The registry's operation names (a test keeps the two equal; n8n's lint wants a literal here).
 		subtitle:
-			'={{ { sendTemplate: "Send Template", sendMedia: "Send Media", send: "Send SMS", sendWithFailover: "Send with Failover" }[$parameter["operation"]] }}',
+			'={{ {"sendTemplate":"Send Template","sendMedia":"Send Media","send":"Send SMS","sendWithFailover":"Send with Failover"}[$parameter["operation"]] }}',
 		description:
 			'Send chat template and media messages, SMS, and chat messages with SMS failover through the Multi-Channel Notification Service',
 		defaults: {
@@ -40,6 +40,8 @@ export class MultiChannelNotification implements INodeType {
 			},
 		],
 		properties: [
+			// Shown only in the AI-agent tool variant: what the model is told, per operation.
+			...toolDescriptionProperties,
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -52,9 +54,7 @@ export class MultiChannelNotification implements INodeType {
 				],
 				default: 'chatMessage',
 			},
-			...chatMessage.description,
-			...sms.description,
-			...combined.description,
+			...operationProperties,
 		],
 	};
 

@@ -22,6 +22,8 @@ import type {
 import { ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 
+import { useDedupStore } from './dedupStore';
+
 /**
  * Runs real workflows through n8n-core's WorkflowExecute — the engine n8n itself uses — with
  * our node and credential (from source in tests, from dist/ in the quick demo). Only what n8n's server would supply is stood in for: the node-type
@@ -77,10 +79,12 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		if (typeName !== this.credentialType.name) throw new Error(`Unknown credential type ${typeName}`);
 		const options = { ...requestOptions } as IHttpRequestOptions;
-		const headers = { ...(options.headers ?? {}) } as IDataObject;
 		const authenticate = this.credentialType.authenticate;
-		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') {
-			throw new Error('Only generic authenticate blocks are supported here');
+		// A function is called directly, as n8n's CredentialsHelper does.
+		if (typeof authenticate === 'function') return await authenticate(credentials, options);
+		const headers = { ...(options.headers ?? {}) } as IDataObject;
+		if (!authenticate || authenticate.type !== 'generic') {
+			throw new Error('Only generic authenticate blocks and functions are supported here');
 		}
 		for (const [name, value] of Object.entries(authenticate.properties.headers ?? {})) {
 			headers[name] = workflow.expression.getParameterValue(
@@ -173,6 +177,7 @@ async function runWorkflow(
 	credentialType: ICredentialType,
 	options: RunNodeOptions,
 ): Promise<RunNodeResult> {
+	await useDedupStore();
 	const nodes: INode[] = [
 		{
 			id: 'source',

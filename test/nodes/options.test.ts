@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { rateLimitWait } from '../../nodes/MultiChannelNotification/helpers/retryAfter';
+import { retryAfterMs } from '../../nodes/MultiChannelNotification/helpers/retryAfter';
 import { runNode } from '../helpers/engine';
 import { credentialsFor, useSandbox } from '../helpers/sandbox';
 
@@ -85,14 +85,15 @@ describe('HTTP 429 handling', () => {
 		expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(999);
 	});
 
-	test('without Retry-After: bounded backoff, gives up after Rate Limit Retries with a clear error', async () => {
+	test('without Retry-After: backs off 1 s, 2 s …; gives up past Rate Limit Max Wait with a clear error', async () => {
 		sandbox().injectFault({ kind: 'status', status: 429, message: 'rate limited', times: 3 });
 		const { error } = await runNode({
-			parameters: bulkSms({ rateLimitRetries: 2 }),
+			parameters: bulkSms({ rateLimitMaxWait: 4 }),
 			items: items(1),
 			credentials: credentialsFor(sandbox()),
 		});
 
+		// Waits 1 s, then 2 s (3 s in all); a third wait of 4 s would pass the 4 s budget.
 		expect(sandbox().requests).toHaveLength(3);
 		const gaps = [1, 2].map((i) => sandbox().requests[i].receivedAt - sandbox().requests[i - 1].receivedAt);
 		expect(gaps[0]).toBeGreaterThanOrEqual(999);
@@ -100,27 +101,38 @@ describe('HTTP 429 handling', () => {
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.httpCode).toBe('429');
 		expect(error?.message).toBe('The service answered HTTP 429: rate limited');
-		expect(error?.description).toContain('Gave up after 2 retries');
+		expect(error?.description).toContain('past Options → Rate Limit Max Wait. Nothing was delivered for this item.');
 		expect(sandbox().deliveries()).toHaveLength(0);
 	});
 
-	test('a Retry-After longer than a minute is not waited for', async () => {
+	test('a Retry-After longer than Rate Limit Max Wait is not waited for', async () => {
 		sandbox().injectFault({ kind: 'status', status: 429, message: 'quota', retryAfter: '3600' });
 		const { error } = await runNode({ parameters: bulkSms({}), items: items(1), credentials: credentialsFor(sandbox()) });
 
 		expect(sandbox().requests).toHaveLength(1);
-		expect(error?.description).toContain('asked to wait 3600 s');
+		expect(error?.description).toContain('the service asked for 3600 s more');
 	});
 
-	test('rateLimitWait reads seconds, dates and falls back to a capped backoff', () => {
+	test('Rate Limit Max Wait 0: a 429 is never resent', async () => {
+		sandbox().injectFault({ kind: 'status', status: 429, message: 'quota', retryAfter: '1' });
+		const { error } = await runNode({
+			parameters: bulkSms({ rateLimitMaxWait: 0 }),
+			items: items(1),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(sandbox().requests).toHaveLength(1);
+		expect(error?.httpCode).toBe('429');
+	});
+
+	test('retryAfterMs reads seconds and dates; anything else leaves the wait to the scheduler', () => {
 		const now = Date.parse('2026-11-21T10:00:00Z');
-		expect(rateLimitWait('2', 0, now)).toBe(2000);
-		expect(rateLimitWait('0.5', 0, now)).toBe(500);
-		expect(rateLimitWait('Sat, 21 Nov 2026 10:00:05 GMT', 0, now)).toBe(5000);
-		expect(rateLimitWait('Sat, 21 Nov 2026 09:00:00 GMT', 0, now)).toBe(0);
-		expect(rateLimitWait(undefined, 0, now)).toBe(1000);
-		expect(rateLimitWait('soon', 2, now)).toBe(4000);
-		expect(rateLimitWait(undefined, 9, now)).toBe(30000);
+		expect(retryAfterMs('2', now)).toBe(2000);
+		expect(retryAfterMs('0.5', now)).toBe(500);
+		expect(retryAfterMs('Sat, 21 Nov 2026 10:00:05 GMT', now)).toBe(5000);
+		expect(retryAfterMs('Sat, 21 Nov 2026 09:00:00 GMT', now)).toBe(0);
+		expect(retryAfterMs(undefined, now)).toBeUndefined();
+		expect(retryAfterMs('soon', now)).toBeUndefined();
 	});
 });
 
@@ -139,8 +151,8 @@ describe('Nothing but a 429 is ever resent', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toMatch(new RegExp(`^${message}`));
+		expect(error?.name).toBe('NodeApiError');
 		expect(error?.description).toContain('may or may not have been delivered');
 		expect(sandbox().requests).toHaveLength(1);
 	});

@@ -1,19 +1,12 @@
-/** Longest wait a 429 may ask for; a longer one fails at once instead of stalling the run. */
-export const MAX_RATE_LIMIT_WAIT_MS = 60000;
-const BACKOFF_BASE_MS = 1000;
-const BACKOFF_CAP_MS = 30000;
-
 /**
- * Milliseconds to wait before retry number `attempt` (0-based) after a 429: the service's
- * Retry-After (seconds or an HTTP date) when given, else 1 s, 2 s, 4 s … capped at 30 s.
+ * The wait a 429 answer asks for, in milliseconds: `Retry-After` as seconds or as an HTTP date.
+ * Undefined when the header is absent or unreadable (the scheduler then backs off on its own).
  */
-export function rateLimitWait(retryAfter: unknown, attempt: number, now = Date.now()): number {
+export function retryAfterMs(retryAfter: unknown, now = Date.now()): number | undefined {
 	const header = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
-	if (typeof header === 'string' && header.trim() !== '') {
-		const text = header.trim();
-		if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
-		const date = Date.parse(text);
-		if (!Number.isNaN(date)) return Math.max(0, date - now);
-	}
-	return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+	if (typeof header !== 'string' || header.trim() === '') return undefined;
+	const text = header.trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

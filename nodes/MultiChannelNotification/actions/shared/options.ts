@@ -1,26 +1,22 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { inputError } from '../../helpers/errors';
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
+import type { PacingSettings } from '../../helpers/scheduler';
+import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../../helpers/scheduler';
 
-/** The Options collection every send has: number handling, pacing, 429 handling, timeout. */
+/** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */
 
-export const DEFAULT_CONCURRENCY = 10;
 export const MAX_CONCURRENCY = 100;
-export const DEFAULT_RATE_LIMIT_RETRIES = 3;
 export const DEFAULT_TIMEOUT_MS = 30000;
+export const DEFAULT_RATE_LIMIT_MAX_WAIT_S = 120;
 
-/** Per item: how numbers are read and how each request is sent. */
+/** Read for each item. */
 export interface ItemOptions {
-	phoneNumberFormat: PhoneNumberFormat;
-	rateLimitRetries: number;
 	timeout: number;
-}
-
-/** Per execution: how the items are paced. */
-export interface Pacing {
-	concurrency: number;
-	batchInterval: number;
+	dryRun: boolean;
+	/** Empty: send every time. */
+	dedupeKey: string;
 }
 
 export const optionsField: INodeProperties = {
@@ -31,22 +27,29 @@ export const optionsField: INodeProperties = {
 	default: {},
 	options: [
 		{
-			displayName: 'Batch Interval (Ms)',
+			displayName: 'Batch Interval (Milliseconds)',
 			name: 'batchInterval',
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				'Pause between batches, in milliseconds. A batch is as many items as Concurrency. 0 sends continuously.',
+				'Pause between batches, in milliseconds; a batch is as many items as are in flight. 0 sends continuously. Read once per execution, from the first item.',
 		},
 		{
 			displayName: 'Concurrency',
 			name: 'concurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-			default: DEFAULT_CONCURRENCY,
+			default: INITIAL_LIMIT,
+			description: `Pins how many requests are in flight at once (1 = one after another). Leave this option out to let the node adapt: it starts at ${INITIAL_LIMIT}, rises to ${ADAPTIVE_CEILING} while the service answers cleanly, and slows to the service's pace when it answers HTTP 429. Read once per execution, from the first item.`,
+		},
+		{
+			displayName: 'Dry Run',
+			name: 'dryRun',
+			type: 'boolean',
+			default: false,
 			description:
-				'How many requests may be in flight at once; 1 sends strictly one after another. Output order is the same either way.',
+				'Whether to check each item and output the exact request that would be sent (method, URL, body; the key masked) without sending anything',
 		},
 		{
 			displayName: 'Phone Number Format',
@@ -69,33 +72,48 @@ export const optionsField: INodeProperties = {
 			description: 'How From, To and Phone Number values are read',
 		},
 		{
-			displayName: 'Rate Limit Retries',
-			name: 'rateLimitRetries',
+			displayName: 'Rate Limit Max Wait (Seconds)',
+			name: 'rateLimitMaxWait',
 			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 10 },
-			default: DEFAULT_RATE_LIMIT_RETRIES,
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_RATE_LIMIT_MAX_WAIT_S,
 			description:
-				'How often to resend a request the service refused with HTTP 429 (too many requests), after the wait it asks for. No other failure is ever resent: it may already have been delivered.',
+				'How long one item may wait in total while the service answers HTTP 429 (too many requests), in seconds; then the item fails. 0 never resends a 429. No other failure is ever resent: it may already have been delivered. Read once per execution.',
 		},
 		{
-			displayName: 'Timeout (Ms)',
+			displayName: 'Send Once Per Key',
+			name: 'dedupeKey',
+			type: 'string',
+			default: '',
+			placeholder: '={{ $json.orderId }}',
+			description:
+				'A key per message, e.g. an order ID. An item whose key this node already sent successfully (in any execution) is skipped and marked as such, so re-running a failed execution sends only what was not sent. Empty sends every item.',
+		},
+		{
+			displayName: 'Timeout (Milliseconds)',
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TIMEOUT_MS,
-			description: 'How long to wait for the service to answer one request, in milliseconds',
+			description:
+				'How long one request may take in all (connecting, waiting, reading the answer), in milliseconds',
 		},
 	],
 };
 
 function whole(value: unknown, fallback: number, min: number, max: number): number {
 	const number = typeof value === 'number' ? value : Number(value);
-	if (!Number.isFinite(number)) return fallback;
+	if (value === undefined || value === '' || !Number.isFinite(number)) return fallback;
 	return Math.min(max, Math.max(min, Math.floor(number)));
 }
 
 function optionsOf(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
 	return context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
+}
+
+/** How From, To and Phone Number values are read for one item. */
+export function readPhoneNumberFormat(context: IExecuteFunctions, itemIndex: number): PhoneNumberFormat {
+	return optionsOf(context, itemIndex).phoneNumberFormat === 'strict' ? 'strict' : 'normalize';
 }
 
 /**
@@ -106,29 +124,32 @@ export function readItemOptions(context: IExecuteFunctions, itemIndex: number): 
 	const options = optionsOf(context, itemIndex);
 	const timeout = options.timeout === undefined ? DEFAULT_TIMEOUT_MS : Number(options.timeout);
 	if (!Number.isFinite(timeout) || timeout < 1) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Item ${itemIndex}: Timeout (Ms) must be a number of milliseconds, at least 1 — got ${JSON.stringify(options.timeout)}`,
-			{ itemIndex, description: 'Nothing was sent for this item.' },
-		);
+		throw inputError(context.getNode(), itemIndex, [
+			{
+				field: 'Timeout (Milliseconds)',
+				parameter: 'options.timeout',
+				rule: 'must be a number of milliseconds, at least 1',
+				value: JSON.stringify(options.timeout) ?? String(options.timeout),
+			},
+		]);
 	}
+	const key = options.dedupeKey;
 	return {
-		phoneNumberFormat: options.phoneNumberFormat === 'strict' ? 'strict' : 'normalize',
-		rateLimitRetries: whole(options.rateLimitRetries, DEFAULT_RATE_LIMIT_RETRIES, 0, 10),
 		timeout: Math.min(Math.ceil(timeout), 3600000),
+		dryRun: options.dryRun === true,
+		dedupeKey: typeof key === 'string' ? key.trim() : typeof key === 'number' ? String(key) : '',
 	};
 }
 
-/** How From, To and Phone Number values are read for one item. */
-export function readPhoneNumberFormat(context: IExecuteFunctions, itemIndex: number): PhoneNumberFormat {
-	return optionsOf(context, itemIndex).phoneNumberFormat === 'strict' ? 'strict' : 'normalize';
-}
-
-/** Concurrency and batch interval, read once per execution (from the first item). */
-export function readPacing(context: IExecuteFunctions): Pacing {
-	const options = optionsOf(context, 0);
+/** Pacing, read once per execution from the given (first valid) item. */
+export function readPacing(context: IExecuteFunctions, itemIndex: number): PacingSettings {
+	const options = optionsOf(context, itemIndex);
+	const batchInterval = whole(options.batchInterval, 0, 0, 3600000);
+	// Batches need a fixed size: without Concurrency they are as large as the starting window.
+	const pinned = options.concurrency !== undefined || batchInterval > 0;
 	return {
-		concurrency: whole(options.concurrency, DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY),
-		batchInterval: whole(options.batchInterval, 0, 0, 3600000),
+		concurrency: pinned ? whole(options.concurrency, INITIAL_LIMIT, 1, MAX_CONCURRENCY) : undefined,
+		batchInterval,
+		maxWaitMs: whole(options.rateLimitMaxWait, DEFAULT_RATE_LIMIT_MAX_WAIT_S, 0, 86400) * 1000,
 	};
 }

@@ -14,7 +14,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['sms'] } },
 		options: [
 			{
-				name: 'Send',
+				name: 'Send SMS',
 				value: 'send',
 				description: 'Send an SMS to an Indonesian (+62) number',
 				action: 'Send an SMS',

@@ -1,0 +1,114 @@
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { retryAfterMs } from '../../helpers/retryAfter';
+import type { Attempt, Clock } from '../../helpers/scheduler';
+import { schedule } from '../../helpers/scheduler';
+import type { ServiceConnection } from '../../transport';
+import { getConnection, makeClient, sendOnce } from '../../transport';
+import { MASK } from '../../transport/secrets';
+import type { PreparedSend, SendOperation } from '../node.type';
+import type { ItemOptions } from './options';
+import { readPacing } from './options';
+import type { Outcomes } from './outcomes';
+import { claimKeys, releaseKeys } from './sendOnce';
+
+/** A valid item, ready to go out. */
+export interface Ready {
+	itemIndex: number;
+	request: PreparedSend;
+	options: ItemOptions;
+}
+
+const realClock: Clock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms) };
+
+/** What a dry run shows: the request as it would go out, the key masked. */
+function dryRunItem(connection: ServiceConnection, { request }: Ready): IDataObject {
+	return {
+		dryRun: true,
+		request: {
+			method: 'POST',
+			url: `${connection.baseUrl}${request.endpoint}`,
+			headers: { Authorization: MASK, 'Content-Type': 'application/json' },
+			body: request.body,
+		},
+		...request.extras,
+	};
+}
+
+/**
+ * Sends the valid items: dry-run items are output as requests, items whose Send Once key was
+ * already sent are skipped, the rest go through the scheduler. Results land in `outcomes`.
+ */
+export async function deliver(
+	this: IExecuteFunctions,
+	operation: SendOperation,
+	ready: Ready[],
+	outcomes: Outcomes,
+): Promise<void> {
+	let connection: ServiceConnection;
+	try {
+		connection = await getConnection.call(this);
+	} catch (error) {
+		// A credential problem concerns every item still to send: each says so.
+		for (const { itemIndex } of ready) if (outcomes.fail(itemIndex, error) === 'stop') return;
+		return;
+	}
+
+	const live: Ready[] = [];
+	for (const item of ready) {
+		if (item.options.dryRun) outcomes.done(item.itemIndex, dryRunItem(connection, item), false);
+		else live.push(item);
+	}
+	const keyed = live.filter((item) => item.options.dedupeKey !== '');
+	const claim = await claimKeys(
+		this,
+		keyed.map(({ itemIndex, options }) => ({ itemIndex, key: options.dedupeKey })),
+	);
+	const toSend = live.filter((item) => item.options.dedupeKey === '' || claim.claimed.has(item.itemIndex));
+	for (const item of keyed) {
+		const reason = claim.skipped.get(item.itemIndex);
+		if (reason === undefined) continue;
+		const said = reason === 'alreadySent' ? 'this key was already sent by this node' : 'an earlier item in this run has the same key';
+		outcomes.done(
+			item.itemIndex,
+			{ skipped: true, reason, dedupeKey: item.options.dedupeKey, message: `Not sent: ${said} (Options → Send Once Per Key)` },
+			false,
+		);
+	}
+	if (toSend.length === 0) return;
+
+	const client = await makeClient.call(this, connection);
+	const delivered = new Set<number>();
+	const lastRefusal = new Map<number, NodeApiError>();
+	const attempt = async (job: number): Promise<Attempt> => {
+		const { itemIndex, request, options } = toSend[job];
+		try {
+			const result = await sendOnce.call(this, connection, client, request.endpoint, request.body, {
+				itemIndex,
+				timeout: options.timeout,
+			});
+			if (result.kind === 'rateLimited') {
+				lastRefusal.set(job, result.error);
+				return { kind: 'throttled', retryAfterMs: retryAfterMs(result.retryAfter) };
+			}
+			delivered.add(itemIndex);
+			const json = { ...result.response, ...request.extras, ...(operation.output?.(result.response) ?? {}) };
+			outcomes.done(itemIndex, json, true);
+			return { kind: 'done' };
+		} catch (error) {
+			return outcomes.fail(itemIndex, error) === 'stop' ? { kind: 'stop' } : { kind: 'done' };
+		}
+	};
+	const giveUp = (job: number, waitedMs: number, askedMs: number): 'done' | 'stop' => {
+		const error = lastRefusal.get(job) as NodeApiError;
+		error.description = `${error.description ?? ''} The item waited ${Math.round(waitedMs / 1000)} s in all and the service asked for ${Math.ceil(askedMs / 1000)} s more, past Options → Rate Limit Max Wait. Nothing was delivered for this item.`.trim();
+		return outcomes.fail(toSend[job].itemIndex, error) === 'stop' ? 'stop' : 'done';
+	};
+	try {
+		await schedule(toSend.length, { send: attempt, giveUp }, readPacing(this, toSend[0].itemIndex), realClock);
+	} finally {
+		const unsent = toSend.filter((item) => item.options.dedupeKey !== '' && !delivered.has(item.itemIndex));
+		await releaseKeys(this, unsent.map((item) => item.options.dedupeKey));
+	}
+}

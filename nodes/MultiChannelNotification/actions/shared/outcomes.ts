@@ -1,0 +1,89 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { problemsOf } from '../../helpers/errors';
+
+/**
+ * The output of one execution and its error policy. One output item per input item, in input
+ * order, each with pairedItem. A failed item becomes an error item when the node continues on
+ * fail (or runs as an AI agent's tool, so the model reads the error and can correct itself);
+ * otherwise the earliest failure ends the run, naming the items already sent.
+ */
+
+export type NodeError = NodeApiError | NodeOperationError;
+
+export type ErrorStyle = 'throw' | 'item' | 'tool';
+
+function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/** "0–4, 7, 9–10": a short list of item indexes. */
+export function ranges(indexes: number[]): string {
+	const sorted = [...indexes].sort((a, b) => a - b);
+	const parts: string[] = [];
+	for (let start = 0; start < sorted.length; ) {
+		let end = start;
+		while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end++;
+		parts.push(start === end ? `${sorted[start]}` : `${sorted[start]}–${sorted[end]}`);
+		start = end + 1;
+	}
+	return parts.join(', ');
+}
+
+export class Outcomes {
+	private readonly results: INodeExecutionData[];
+	private readonly sent: number[] = [];
+	private failure: NodeError | undefined;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		count: number,
+		private readonly style: ErrorStyle,
+		/** Turns an error into the JSON an AI agent's model reads (tool runs only). */
+		private readonly toolResult?: (error: NodeError) => IDataObject,
+	) {
+		this.results = new Array<INodeExecutionData>(count);
+	}
+
+	/** An item that was sent (or is output without sending: dry run, skipped). */
+	done(itemIndex: number, json: IDataObject, sent: boolean): void {
+		if (sent) this.sent.push(itemIndex);
+		this.results[itemIndex] = { json, pairedItem: { item: itemIndex } };
+	}
+
+	/** Records a failed item; says whether the run may go on. */
+	fail(itemIndex: number, error: unknown): 'continue' | 'stop' {
+		const nodeError = asNodeError(this.context, error, itemIndex);
+		if (this.style === 'throw') {
+			if (this.failure === undefined || Number(this.failure.context.itemIndex) > itemIndex) this.failure = nodeError;
+			return 'stop';
+		}
+		const json: IDataObject =
+			this.style === 'tool' && this.toolResult
+				? this.toolResult(nodeError)
+				: {
+						error: nodeError.message,
+						...(nodeError.description ? { description: nodeError.description } : {}),
+						...(nodeError instanceof NodeApiError && nodeError.httpCode ? { httpCode: nodeError.httpCode } : {}),
+						...(problemsOf(nodeError).length > 1 ? { problems: problemsOf(nodeError).map((p) => `${p.field} ${p.rule}`) } : {}),
+					};
+		this.results[itemIndex] = { json, pairedItem: { item: itemIndex } };
+		return 'continue';
+	}
+
+	get stopped(): boolean {
+		return this.failure !== undefined;
+	}
+
+	/** The output, or the earliest failure (requests in flight were allowed to finish first). */
+	finish(): INodeExecutionData[][] {
+		const failure = this.failure;
+		if (failure === undefined) return [this.results.filter((item) => item !== undefined)];
+		if (this.sent.length > 0) {
+			failure.description = `${failure.description ?? ''}\nItems already sent in this run: ${ranges(this.sent)}. Do not send them again when you re-run (or set Options → Send Once Per Key).`.trim();
+		}
+		throw failure;
+	}
+}

@@ -1,0 +1,158 @@
+import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
+import { jsonParse } from 'n8n-workflow';
+
+import { MAY_HAVE_BEEN_DELIVERED, serviceError, shorten } from '../helpers/errors';
+import type { Answer, WireFailure } from './exchange';
+import { MAX_ANSWER_TEXT } from './exchange';
+import type { Scrubber } from './secrets';
+import { scrubValue } from './secrets';
+
+/** Turns a raw answer into the service's `{ message, data }` or an error naming what happened. */
+
+export interface ServiceResponse extends IDataObject {
+	message: string;
+	data: IDataObject;
+}
+
+export interface AnswerContext {
+	node: INode;
+	itemIndex: number;
+	/** The request URL, to resolve a relative redirect target. */
+	url: string;
+	endpoint: string;
+	timeout: number;
+	scrub: Scrubber;
+}
+
+const NETWORK_PROBLEMS: Record<string, string> = {
+	ECONNRESET: 'the connection was closed before an answer came',
+	ECONNREFUSED: 'nothing is listening at the Base URL',
+	ENOTFOUND: "the Base URL's host name was not found",
+	EAI_AGAIN: "the Base URL's host name could not be looked up",
+	EHOSTUNREACH: 'the host cannot be reached',
+	UND_ERR_SOCKET: 'the connection was closed before an answer came',
+};
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service rejected the request as invalid.',
+	401: 'The service rejected the API key: check the Multi-Channel Notification API credential.',
+	403: 'The service refused this send. For media messages the recipient must have started the chat first.',
+	404: "The endpoint was not found: check the credential's Base URL.",
+	429: 'The service is rate limiting.',
+};
+
+function hintFor(status: number): string {
+	if (STATUS_HINTS[status]) return STATUS_HINTS[status];
+	if (status >= 500) return `The service failed while handling the send. ${MAY_HAVE_BEEN_DELIVERED}`;
+	return 'The service did not accept the request.';
+}
+
+function messageOf(body: unknown): string | undefined {
+	if (body && typeof body === 'object' && !Array.isArray(body)) {
+		const { message } = body as { message?: unknown };
+		if (typeof message === 'string' && message.trim() !== '') return message;
+	}
+	return undefined;
+}
+
+/** The redirect target as it may be shown: no user info, query or fragment. */
+export function redirectTarget(location: string | undefined, from: string): string {
+	if (!location) return '(no Location given)';
+	if (!URL.canParse(location, from)) return '(an unreadable Location)';
+	const target = new URL(location, from);
+	return `${target.protocol}//${target.host}${target.pathname}`;
+}
+
+/** The text a service's answer may contribute to an error: its `message`, scrubbed, else a short note. */
+export function shownText(answer: Answer, scrub: Scrubber): string {
+	const body = jsonParse<unknown>(answer.text, { fallbackValue: null });
+	const text = messageOf(body);
+	if (text !== undefined) return shorten(scrub(text), 500);
+	const raw = answer.text.trim();
+	if (raw === '') return 'no message in the answer';
+	// Scrub first, then shorten: shortening could cut the key and leave part of it behind.
+	return `unexpected non-JSON answer: ${shorten(scrub(raw).replace(/\s+/g, ' '), 120)}`;
+}
+
+export function redirectError(context: AnswerContext, answer: Answer, subject: string): NodeApiError {
+	const target = context.scrub(redirectTarget(answer.headers.location, context.url));
+	return serviceError(context.node, {
+		itemIndex: context.itemIndex,
+		httpCode: answer.status,
+		title: `The service redirected the request (HTTP ${answer.status})`,
+		description: `The service answered HTTP ${answer.status} with a redirect to ${target}. The request was not repeated there: this node never follows redirects, so the API key goes only to the credential's Base URL. ${subject} If the service has moved, put its new address in the credential's Base URL.`,
+		cause: `redirect (HTTP ${answer.status}) to ${target}`,
+	});
+}
+
+/** A 2xx `success` answer, scrubbed; otherwise throws the error for it. */
+export function judge(context: AnswerContext, answer: Answer): ServiceResponse {
+	const { status } = answer;
+	if (status >= 300 && status < 400) {
+		throw redirectError(context, answer, 'This item is not reported as sent.');
+	}
+	const body = jsonParse<unknown>(answer.text, { fallbackValue: null });
+	const ok = status >= 200 && status < 300;
+	if (ok && messageOf(body) === 'success') {
+		const clean = scrubValue(body, context.scrub) as IDataObject;
+		const { data } = clean;
+		return {
+			...clean,
+			message: 'success',
+			data: data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {},
+		};
+	}
+	throw statusError(context, answer);
+}
+
+/** The error for an answer that is not a confirmed send (a 429 included). */
+export function statusError(context: AnswerContext, answer: Answer): NodeApiError {
+	const { status } = answer;
+	const ok = status >= 200 && status < 300;
+	const shown = shownText(answer, context.scrub);
+	const rawRetryAfter = answer.headers['retry-after'];
+	const retryAfter = rawRetryAfter === undefined ? undefined : context.scrub(rawRetryAfter);
+	return serviceError(context.node, {
+		itemIndex: context.itemIndex,
+		httpCode: status,
+		title: ok
+			? `The service did not confirm the send (HTTP ${status}): ${shown}`
+			: `The service answered HTTP ${status}: ${shown}`,
+		description: `${ok ? `The answer was not "success", so this item is treated as failed. ${MAY_HAVE_BEEN_DELIVERED}` : hintFor(status)}\nService message: ${shown}`,
+		cause: shown,
+		...(retryAfter === undefined ? {} : { extra: { retryAfter } }),
+	});
+}
+
+/** The error for a request that got no usable answer. */
+export function wireError(context: AnswerContext, failure: WireFailure): NodeApiError {
+	const reason = context.scrub(failure.reason);
+	const code = failure.code ? ` (${failure.code})` : '';
+	const base = { itemIndex: context.itemIndex, cause: reason, ...(failure.code ? { extra: { systemCode: failure.code } } : {}) };
+	switch (failure.kind) {
+		case 'timeout':
+			return serviceError(context.node, {
+				...base,
+				title: `The service did not answer within ${context.timeout} ms`,
+				description: `No complete answer from ${context.endpoint} within the Timeout (${context.timeout} ms, connect, headers and body together). ${MAY_HAVE_BEEN_DELIVERED}`,
+			});
+		case 'tooLarge':
+			return serviceError(context.node, {
+				...base,
+				title: `The service's answer exceeded ${MAX_ANSWER_TEXT}`,
+				description: `The answer from ${context.endpoint} was larger than ${MAX_ANSWER_TEXT}, the most this node reads; it was discarded unread. A real answer is a few hundred bytes: check the credential's Base URL. ${MAY_HAVE_BEEN_DELIVERED}`,
+			});
+		case 'cancelled':
+			return serviceError(context.node, {
+				...base,
+				title: `The execution was cancelled during the send`,
+				description: `The request to ${context.endpoint} was abandoned. ${MAY_HAVE_BEEN_DELIVERED}`,
+			});
+		default:
+			return serviceError(context.node, {
+				...base,
+				title: `Could not reach the service: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed on the network'}`,
+				description: `${reason}${code && !reason.includes(failure.code ?? '') ? code : ''}. ${MAY_HAVE_BEEN_DELIVERED}`,
+			});
+	}
+}

@@ -1,0 +1,122 @@
+import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
+
+import { credentialError } from '../helpers/errors';
+import type { Scrubber } from './secrets';
+import { makeScrubber } from './secrets';
+
+export const CREDENTIAL_TYPE = 'multiChannelNotificationApi';
+
+/** Everything a send needs from the credential, checked once per execution. */
+export interface ServiceConnection {
+	/** Base URL without trailing slashes and without a trailing /v1. */
+	baseUrl: string;
+	/** Origin of the Base URL: the only place the key is ever sent. */
+	origin: string;
+	/**
+	 * Plain http to this machine: sent by a direct client that never goes through a proxy,
+	 * since a proxy would see the key in clear.
+	 */
+	direct: boolean;
+	/** The key as sent (outer whitespace trimmed). Used only to authenticate and to scrub. */
+	apiKey: string;
+	scrub: Scrubber;
+	/**
+	 * The credential, decrypted once per execution and handed to n8n's request helper, which
+	 * would otherwise load and decrypt it again for every request.
+	 */
+	credential: ICredentialsDecrypted;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function isLoopback(hostname: string): boolean {
+	return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** The Base URL as it may be shown: any user:password part replaced, so it is never echoed. */
+function shown(text: string): string {
+	return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
+export type Checked<T> = { ok: T } | { problem: string };
+
+/**
+ * The credential's Base URL, checked. The key travels in a header, so plain http is allowed
+ * only for a service on this machine. A user:password part would make the HTTP client replace
+ * the key with Basic auth; a query or fragment would misroute every endpoint; a trailing /v1
+ * is the endpoints' own prefix and is dropped rather than doubled.
+ */
+export function checkBaseUrl(raw: unknown): Checked<{ baseUrl: string; origin: string; direct: boolean }> {
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	if (text === '') return { problem: 'the Base URL is empty' };
+	const safe = shown(text);
+	if (/\s/.test(text)) return { problem: `the Base URL "${safe}" contains a space or line break` };
+	if (safe !== text) {
+		return {
+			problem: `the Base URL "${safe}" must not contain a user name or password (user:password@): put the key in the API Key field`,
+		};
+	}
+	if (/[?#]/.test(text)) {
+		return { problem: `the Base URL "${text}" must not contain a query (?…) or fragment (#…)` };
+	}
+	if (!URL.canParse(text)) return { problem: `the Base URL "${text}" is not a valid URL` };
+	const url = new URL(text);
+	const direct = url.protocol === 'http:' && isLoopback(url.hostname);
+	if (url.protocol !== 'https:' && !direct) {
+		return {
+			problem: `the Base URL "${text}" must use https:// so the API key never crosses a network in clear (plain http:// is allowed only for a service on this machine: localhost, 127.x.x.x or [::1])`,
+		};
+	}
+	const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '').replace(/\/+$/, '');
+	return { ok: { baseUrl: `${url.origin}${path}`, origin: url.origin, direct } };
+}
+
+/**
+ * The API key, checked: an HTTP header cannot carry a line break, a control character or a
+ * non-ASCII character, and a space inside a key is a copy-paste slip. Outer whitespace is
+ * trimmed. The problem never quotes the key.
+ */
+export function checkApiKey(raw: unknown): Checked<string> {
+	const key = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
+	if (key === '') return { problem: 'the API key is empty' };
+	for (let index = 0; index < key.length; index++) {
+		const code = key.charCodeAt(index);
+		const position = `character ${index + 1} of ${key.length}`;
+		if (code === 0x0a || code === 0x0d) return { problem: `the API key contains a line break (${position})` };
+		if (code === 0x20 || code === 0x09) return { problem: `the API key contains a space or tab inside it (${position})` };
+		if (code < 0x20 || code === 0x7f) return { problem: `the API key contains a control character (${position})` };
+		if (code > 0x7e) {
+			return { problem: `the API key contains a non-ASCII character (${position}); an HTTP header cannot carry it` };
+		}
+	}
+	return { ok: key };
+}
+
+/** Both checks on a decrypted credential; the first problem found, if any. */
+export function checkCredential(
+	data: ICredentialDataDecryptedObject,
+): Checked<{ baseUrl: string; origin: string; direct: boolean; apiKey: string }> {
+	const url = checkBaseUrl(data.baseUrl);
+	if ('problem' in url) return url;
+	const key = checkApiKey(data.apiKey);
+	if ('problem' in key) return key;
+	return { ok: { ...url.ok, apiKey: key.ok } };
+}
+
+export async function getConnection(this: IExecuteFunctions): Promise<ServiceConnection> {
+	const data: ICredentialDataDecryptedObject = await this.getCredentials(CREDENTIAL_TYPE);
+	const checked = checkCredential(data);
+	if ('problem' in checked) throw credentialError(this.getNode(), checked.problem);
+	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	const { apiKey } = checked.ok;
+	return {
+		...checked.ok,
+		scrub: makeScrubber(apiKey),
+		credential: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: { ...data, apiKey },
+		},
+	};
+}

@@ -1,0 +1,212 @@
+import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+
+/**
+ * One POST and its answer, bounded in size and time, never following a redirect. Two clients:
+ *
+ * - n8n's request helper (`httpRequestWithAuthentication`) for https, so n8n's proxy settings
+ *   (HTTP(S)_PROXY / NO_PROXY), TLS handling and execution cancel signal apply as for any node;
+ * - a direct keep-alive client (the runtime's `fetch`) for plain http to this machine, which
+ *   never goes through a proxy: a proxy would see the key in clear.
+ *
+ * Both read the answer as a stream and stop at {@link MAX_ANSWER_BYTES} (after decompression),
+ * and one deadline covers connect, headers and body.
+ */
+
+/** Largest answer read, after decompression: real answers are a few hundred bytes. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+export const MAX_ANSWER_TEXT = '1 MiB';
+
+export interface Answer {
+	status: number;
+	headers: Record<string, string>;
+	text: string;
+}
+
+export type WireFailureKind = 'timeout' | 'tooLarge' | 'cancelled' | 'network';
+
+/** A request that got no usable answer. `reason` may hold service text: scrub before showing. */
+export class WireFailure extends Error {
+	constructor(
+		readonly kind: WireFailureKind,
+		readonly reason: string,
+		readonly code?: string,
+	) {
+		super(reason);
+		this.name = 'WireFailure';
+	}
+}
+
+export interface Exchange {
+	url: string;
+	body: IDataObject;
+	/** Milliseconds for the whole exchange. */
+	timeout: number;
+	/** n8n's execution cancel signal, when there is one. */
+	cancel?: AbortSignal;
+}
+
+/** A client: sends one exchange and returns the raw answer, or throws WireFailure. */
+export type Client = (exchange: Exchange) => Promise<Answer>;
+
+type Chunks = AsyncIterable<Uint8Array | string>;
+
+function headerRecord(entries: Iterable<[string, unknown]>): Record<string, string> {
+	const record: Record<string, string> = {};
+	for (const [name, value] of entries) {
+		if (typeof value === 'string') record[name.toLowerCase()] = value;
+		else if (Array.isArray(value)) record[name.toLowerCase()] = value.join(', ');
+		else if (typeof value === 'number') record[name.toLowerCase()] = String(value);
+	}
+	return record;
+}
+
+function failureFrom(error: unknown, deadline: AbortSignal, cancel: AbortSignal | undefined): WireFailure {
+	if (error instanceof WireFailure) return error;
+	if (deadline.aborted) return new WireFailure('timeout', 'no complete answer before the deadline');
+	if (cancel?.aborted) return new WireFailure('cancelled', 'the execution was cancelled');
+	const wrapped = error as {
+		code?: unknown;
+		httpCode?: unknown;
+		messages?: unknown;
+		cause?: { code?: unknown; message?: unknown; cause?: { code?: unknown } };
+	};
+	const rawCode = wrapped.cause?.code ?? wrapped.code ?? wrapped.cause?.cause?.code ?? wrapped.httpCode;
+	const code = typeof rawCode === 'string' && /^[A-Z][A-Z0-9_]+$/.test(rawCode) ? rawCode : undefined;
+	const original = Array.isArray(wrapped.messages) ? wrapped.messages.find((text) => typeof text === 'string') : undefined;
+	const causeText = typeof wrapped.cause?.message === 'string' ? wrapped.cause.message : undefined;
+	const reason =
+		typeof original === 'string'
+			? original
+			: (causeText ?? (error instanceof Error ? error.message : String(error)));
+	if (code === 'ETIMEDOUT' || code === 'ECONNABORTED') return new WireFailure('timeout', reason, code);
+	return new WireFailure('network', reason, code);
+}
+
+/** Reads a body up to the cap; a larger one is abandoned (and its connection closed). */
+async function readCapped(chunks: Chunks, declaredLength: string | undefined): Promise<string> {
+	if (declaredLength !== undefined && Number(declaredLength) > MAX_ANSWER_BYTES) {
+		throw new WireFailure('tooLarge', `the answer declared ${declaredLength} bytes`);
+	}
+	const parts: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of chunks) {
+		const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+		size += buffer.byteLength;
+		if (size > MAX_ANSWER_BYTES) throw new WireFailure('tooLarge', `the answer exceeded ${MAX_ANSWER_BYTES} bytes`);
+		parts.push(buffer);
+	}
+	return Buffer.concat(parts).toString('utf8');
+}
+
+/** Rejects when the signal aborts, so a stalled step cannot outlive the deadline. */
+function untilAborted(signal: AbortSignal): { promise: Promise<never>; dispose: () => void } {
+	let onAbort = () => {};
+	const promise = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(new WireFailure('timeout', 'aborted'));
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+	// Never unhandled: the race below always observes it, and a late rejection is ignored.
+	promise.catch(() => undefined);
+	return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
+}
+
+async function withDeadline<T>(
+	exchange: Exchange,
+	work: (signal: AbortSignal, deadline: AbortSignal) => Promise<T>,
+): Promise<T> {
+	const deadline = AbortSignal.timeout(exchange.timeout);
+	const signal = exchange.cancel ? AbortSignal.any([deadline, exchange.cancel]) : deadline;
+	const stop = untilAborted(signal);
+	try {
+		return await Promise.race([work(signal, deadline), stop.promise]);
+	} catch (error) {
+		throw failureFrom(error, deadline, exchange.cancel);
+	} finally {
+		stop.dispose();
+	}
+}
+
+/** The direct client: plain http to this machine, keep-alive, never through a proxy. */
+export function directClient(headers: Record<string, string>): Client {
+	return async (exchange) =>
+		await withDeadline(exchange, async (signal) => {
+			const response = await fetch(exchange.url, {
+				method: 'POST',
+				headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' },
+				body: JSON.stringify(exchange.body),
+				redirect: 'manual',
+				signal,
+			});
+			const answerHeaders = headerRecord(response.headers.entries());
+			if (response.status >= 300 && response.status < 400) {
+				await response.body?.cancel();
+				return { status: response.status, headers: answerHeaders, text: '' };
+			}
+			const text = response.body
+				? await readCapped(response.body as unknown as Chunks, answerHeaders['content-length'])
+				: '';
+			return { status: response.status, headers: answerHeaders, text };
+		});
+}
+
+/** The part of an n8n request helper this client uses: one POST whose body comes as a stream. */
+export type N8nRequest = (request: { url: string; body: IDataObject; timeout: number; signal: AbortSignal }) => Promise<StreamAnswer>;
+
+export interface StreamAnswer {
+	statusCode: number;
+	headers: IDataObject;
+	body: (Chunks & { destroy?: (error?: Error) => void }) | undefined;
+}
+
+/** Options for `httpRequestWithAuthentication`: no redirects, body as a stream, statuses judged by us. */
+export function httpRequestOptions(request: Parameters<N8nRequest>[0]): IHttpRequestOptions {
+	return {
+		method: 'POST',
+		url: request.url,
+		headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+		body: request.body,
+		json: true,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: request.timeout,
+		abortSignal: request.signal,
+	};
+}
+
+/**
+ * n8n's request helper, told not to follow redirects and to hand over the body as a stream.
+ * The helper builds its own agent per request (proxy from n8n's environment, TLS settings).
+ */
+export function n8nClient(request: N8nRequest): Client {
+	return async (exchange) =>
+		await withDeadline(exchange, async (signal) => {
+			const response = await request({ url: exchange.url, body: exchange.body, timeout: exchange.timeout, signal });
+			const stream = response.body;
+			const headers = headerRecord(Object.entries(response.headers ?? {}));
+			const onAbort = () => stream?.destroy?.(new WireFailure('timeout', 'aborted'));
+			signal.addEventListener('abort', onAbort, { once: true });
+			let read = false;
+			try {
+				const redirect = response.statusCode >= 300 && response.statusCode < 400;
+				const text = stream && !redirect ? await readCapped(stream, headers['content-length']) : '';
+				read = !redirect;
+				return { status: response.statusCode, headers, text };
+			} finally {
+				signal.removeEventListener('abort', onAbort);
+				// A redirect's body, or one abandoned half-way, is not read: close its connection.
+				if (!read) stream?.destroy?.();
+			}
+		});
+}
+
+/**
+ * What n8n's helper needs of its `this`. Without `getExecutionCancelSignal` on it the helper
+ * keeps the signal given here (deadline and cancel combined) instead of replacing it with the
+ * cancel signal alone, so the deadline also aborts a request that stalls before its headers.
+ */
+export function helperThis(node: INode, helpers: object): object {
+	return { getNode: () => node, helpers };
+}

@@ -1,0 +1,111 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Keeps the API key out of everything the node shows: output items (success answers too) and
+ * error texts. A service or proxy may echo the key as typed, percent-encoded, JSON-escaped or
+ * HTML-escaped, or cut short.
+ *
+ * The rule, by key length:
+ * - 8 characters or more: every occurrence of the key, in each of those forms, becomes `***`.
+ * - 16 characters or more: additionally any run of 12 or more consecutive characters of the key
+ *   (a key cut short by the service, or a page that shows only its start).
+ * - fewer than 8 characters: only where the key stands alone, not next to a letter or digit, so
+ *   a short key such as "abc" never mangles a word such as "abcdef". Such keys are weak anyway.
+ */
+
+export const MASK = '***';
+const WHOLE_KEY_MIN = 8;
+const FRAGMENT_KEY_MIN = 16;
+const FRAGMENT_MIN = 12;
+
+function htmlEscape(text: string, apostrophe: string): string {
+	return text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, apostrophe);
+}
+
+/** The forms in which a text may come back from a service. */
+function encodings(text: string): string[] {
+	const forms = new Set<string>([
+		text,
+		encodeURIComponent(text),
+		encodeURIComponent(text).toLowerCase(),
+		encodeURI(text),
+		JSON.stringify(text).slice(1, -1),
+		htmlEscape(text, '&#39;'),
+		htmlEscape(text, '&#x27;'),
+		htmlEscape(text, '&apos;'),
+	]);
+	forms.delete('');
+	return [...forms];
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export type Scrubber = (text: string) => string;
+
+/** A function that masks the key in a text; the identity for an empty key. */
+export function makeScrubber(key: string): Scrubber {
+	if (key === '') return (text) => text;
+	if (key.length < WHOLE_KEY_MIN) {
+		const pattern = new RegExp(
+			`(?<![A-Za-z0-9])(?:${encodings(key).map(escapeRegExp).join('|')})(?![A-Za-z0-9])`,
+			'g',
+		);
+		return (text) => text.replace(pattern, MASK);
+	}
+	const needles = encodings(key).sort((a, b) => b.length - a.length);
+	const fragments: string[] = [];
+	if (key.length >= FRAGMENT_KEY_MIN) {
+		for (const form of needles) {
+			for (let start = 0; start + FRAGMENT_MIN <= form.length; start++) {
+				fragments.push(form.slice(start, start + FRAGMENT_MIN));
+			}
+		}
+	}
+	return (text) => {
+		let result = text;
+		for (const needle of needles) {
+			if (result.includes(needle)) result = result.split(needle).join(MASK);
+		}
+		if (fragments.length === 0) return result;
+		// Mark every position covered by a 12-character window of the key, then mask each run.
+		let covered: Uint8Array | undefined;
+		for (const fragment of fragments) {
+			for (let at = result.indexOf(fragment); at !== -1; at = result.indexOf(fragment, at + 1)) {
+				covered ??= new Uint8Array(result.length);
+				covered.fill(1, at, at + fragment.length);
+			}
+		}
+		if (covered === undefined) return result;
+		let masked = '';
+		for (let index = 0; index < result.length; ) {
+			if (covered[index]) {
+				while (index < result.length && covered[index]) index++;
+				masked += MASK;
+			} else {
+				masked += result[index++];
+			}
+		}
+		return masked;
+	};
+}
+
+/** A copy of a parsed answer with the key masked in every string, keys of objects included. */
+export function scrubValue(value: unknown, scrub: Scrubber, depth = 0): unknown {
+	if (typeof value === 'string') return scrub(value);
+	if (value === null || typeof value !== 'object') return value;
+	// Deeper than any real answer: dropped rather than walked (and never shown unscrubbed).
+	if (depth > 64) return '(omitted: nested too deeply)';
+	if (Array.isArray(value)) return value.map((entry) => scrubValue(entry, scrub, depth + 1));
+	const copy: IDataObject = {};
+	for (const [name, entry] of Object.entries(value as IDataObject)) {
+		copy[scrub(name)] = scrubValue(entry, scrub, depth + 1) as IDataObject[string];
+	}
+	return copy;
+}
