@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { operationFor } from './registry';
+import { isToolRun, toolResultForError } from '../helpers/tool';
+import { operationFor, operationProperties } from './registry';
 import type { Ready } from './shared/delivery';
 import { deliver } from './shared/delivery';
 import { readItemOptions } from './shared/options';
@@ -22,7 +23,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
 	const items = this.getInputData();
-	const outcomes = new Outcomes(this, items.length, this.continueOnFail() ? 'item' : 'throw');
+	// As an AI agent's tool, a refused or failed item is the tool's result: the model reads
+	// every problem, named by its argument, and can try again; the agent run goes on.
+	const tool = isToolRun(this);
+	const outcomes = new Outcomes(this, items.length, tool ? 'tool' : this.continueOnFail() ? 'item' : 'throw', (error) =>
+		toolResultForError(error, operationProperties, this.getNode().parameters),
+	);
 
 	const ready: Ready[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
