@@ -51,15 +51,16 @@ describe('Multi-Channel Notification API credential', () => {
 		const result = await testCredential({ apiKey: 'not-the-key-71c2', baseUrl: `${sandbox().url}/` });
 
 		expect(result.status).toBe('Error');
-		expect(result.message).toBe('The service rejected the API key (HTTP 401: Unauthorized: invalid API key)');
+		expect(result.message).toBe('The service rejected the API key (HTTP 401): Unauthorized: invalid API key');
 		expect(result.message).not.toContain('not-the-key-71c2');
 		expect(sandbox().deliveries()).toHaveLength(0);
 	});
 
 	test.each([
 		['plain http to another host', 'http://notify.example.com', 'must use https://'],
-		['not a URL', 'notify example', 'is not a valid URL'],
-		['empty', '', 'has no Base URL'],
+		['not a URL', 'notify-example', 'is not a valid URL'],
+		['with a space', 'https://notify example.com', 'contains a space'],
+		['empty', '', 'the Base URL is empty'],
 	])('Base URL %s fails before any request', async (_name, baseUrl, problem) => {
 		const result = await testCredential({ apiKey: sandbox().apiKey, baseUrl });
 
