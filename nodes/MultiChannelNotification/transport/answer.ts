@@ -63,11 +63,16 @@ export function redirectTarget(location: string | undefined, from: string): stri
 	return `${target.protocol}//${target.host}${target.pathname}`;
 }
 
+/** The service's own `message`, scrubbed, if the answer is JSON and has one. */
+export function serviceMessage(answer: Answer, scrub: Scrubber): string | undefined {
+	const text = messageOf(jsonParse<unknown>(answer.text, { fallbackValue: null }));
+	return text === undefined ? undefined : shorten(scrub(text), 500);
+}
+
 /** The text a service's answer may contribute to an error: its `message`, scrubbed, else a short note. */
 export function shownText(answer: Answer, scrub: Scrubber): string {
-	const body = jsonParse<unknown>(answer.text, { fallbackValue: null });
-	const text = messageOf(body);
-	if (text !== undefined) return shorten(scrub(text), 500);
+	const text = serviceMessage(answer, scrub);
+	if (text !== undefined) return text;
 	const raw = answer.text.trim();
 	if (raw === '') return 'no message in the answer';
 	// Scrub first, then shorten: shortening could cut the key and leave part of it behind.

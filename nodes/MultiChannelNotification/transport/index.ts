@@ -9,7 +9,7 @@ import type {
 
 import { authorize } from '../../../credentials/MultiChannelNotificationApi.credentials';
 import type { AnswerContext, ServiceResponse } from './answer';
-import { judge, redirectTarget, shownText, statusError, wireError } from './answer';
+import { judge, redirectTarget, serviceMessage, statusError, wireError } from './answer';
 import type { ServiceConnection } from './connection';
 import { checkCredential, CREDENTIAL_TYPE } from './connection';
 import type { Client, StreamAnswer } from './exchange';
@@ -149,7 +149,8 @@ export async function testCredential(
 		return { status: 'Error', message: `Could not reach the service at ${baseUrl}: ${cause}` };
 	}
 	const { status } = answer;
-	const said = status >= 300 && status < 400 ? '' : shownText(answer, scrub);
+	// Only the service's own `message` is shown: a page or other body text never is.
+	const said = serviceMessage(answer, scrub) ?? (answer.text.trim() === '' ? 'no message in the answer' : 'an answer without a JSON message');
 	if (status >= 300 && status < 400) {
 		const target = scrub(redirectTarget(answer.headers.location, url));
 		return {
