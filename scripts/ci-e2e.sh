@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# End-to-end checks of the package in real n8n 2.8.4 (see docs/running-in-n8n.md):
-#   installed-package check, credential check, browser (editor) check, queue-mode check.
+# End-to-end checks of the package in real n8n (see docs/running-in-n8n.md):
+#   installed-package check on n8n 2.8.4 and on 1.123.x (the compatibility check), credential
+#   check, browser (editor) check and queue-mode check on 2.8.4.
 # Works on a fresh clone, unattended (CI=true, no stdin). Installs chromium and redis-server
-# with apt only when missing, n8n into .cache/ only when missing (about 4-8 minutes, once).
+# with apt only when missing, each n8n version into .cache/n8n-<version>/ only when missing
+# (about 4-8 minutes each, once).
 # Each step prints its elapsed seconds; every check runs even if an earlier one failed, and the
 # script exits non-zero if any failed.
 set -euo pipefail
@@ -14,6 +16,10 @@ exec </dev/null
 
 TSX=./node_modules/.bin/tsx
 STEP_TIMEOUT="${STEP_TIMEOUT:-900}"
+# The n8n every check runs on, and the other one the installed-package check also runs on.
+N8N_MAIN_VERSION=2.8.4
+N8N_COMPAT_VERSION=1.123.x
+export N8N_VERSION="${N8N_MAIN_VERSION}"
 script_started=$SECONDS
 failed=()
 summary=()
@@ -59,11 +65,17 @@ echo "::: build"
 npm run build
 echo "::: build: $((SECONDS - started)) s"
 started=$SECONDS
-echo "::: n8n install (.cache/)"
+echo "::: n8n ${N8N_MAIN_VERSION} install (.cache/)"
 "${TSX}" scripts/n8n/install-n8n.ts
-echo "::: n8n install: $((SECONDS - started)) s"
+echo "::: n8n ${N8N_MAIN_VERSION} install: $((SECONDS - started)) s"
 
-run_step "installed-package check" "${TSX}" scripts/n8n/check-installed-package.ts
+run_step "installed-package check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-installed-package.ts
+# n8n 1.x: its own install (skipped when .cache/ has it); its check runs only if that worked.
+failures_before=${#failed[@]}
+run_step "n8n ${N8N_COMPAT_VERSION} install (.cache/)" env N8N_VERSION="${N8N_COMPAT_VERSION}" "${TSX}" scripts/n8n/install-n8n.ts
+if ((${#failed[@]} == failures_before)); then
+	run_step "installed-package check, n8n ${N8N_COMPAT_VERSION}" env N8N_VERSION="${N8N_COMPAT_VERSION}" "${TSX}" scripts/n8n/check-installed-package.ts
+fi
 run_step "credential check" "${TSX}" scripts/n8n/check-credential-test.ts
 run_step "browser check" "${TSX}" scripts/n8n/check-editor.ts
 run_step "queue-mode check" "${TSX}" scripts/n8n/check-queue-mode.ts

@@ -1,22 +1,24 @@
 /**
  * Installed-package check: the package as a user gets it. `npm pack` → installed into a fresh
- * n8n user folder the way n8n 2.8.4 installs a community package → real n8n started → the
- * example workflows run through it.
+ * n8n user folder the way n8n installs a community package → real n8n started → the example
+ * workflows (one per operation) run through it. The compatibility check: it runs on n8n 2.8.4,
+ * and on any other version `N8N_VERSION` names (CI: `1.123.x`, the newest 1.123 patch).
  *
  * Asserts: the node and credential load under the package's type names; nothing but the
  * package itself was installed (no dev or peer dependencies, no zod copy); zod is resolved from
  * n8n's own node_modules (seen by a resolve hook preloaded into n8n); the sandbox received the
  * exact request bodies; every example did what it should.
  *
- *   npx tsx scripts/n8n/check-installed-package.ts     (after `npm run build`)
+ *   npx tsx scripts/n8n/check-installed-package.ts                        (after `npm run build`)
+ *   N8N_VERSION=1.123.x npx tsx scripts/n8n/check-installed-package.ts
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { runCheck } from './lib/check';
 import { loadExamples, MEDIA_RECIPIENT, runExample, sandboxCredential } from './lib/examples';
-import { CREDENTIAL_TYPE, makeTempDir, N8N_DIR, NODE_TYPE, PACKAGE_NAME, REPO_ROOT } from './lib/install';
+import { CREDENTIAL_TYPE, installedN8nVersion, makeTempDir, N8N_DIR, N8N_VERSION, NODE_TYPE, PACKAGE_NAME, REPO_ROOT } from './lib/install';
 import { startChat } from './lib/sandbox';
 import { launch, step } from './lib/stack';
 
@@ -68,7 +70,7 @@ const EXPECTED_TEMPLATE_BODY = {
 	},
 };
 
-runCheck('installed-package check', async ({ sandbox, expect }) => {
+runCheck(`installed-package check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
 	const probeDir = makeTempDir('zod-probe');
 	const probeFile = join(probeDir, 'zod-probe.cjs');
 	const probeLog = join(probeDir, 'zod-resolutions.jsonl');
@@ -81,6 +83,12 @@ runCheck('installed-package check', async ({ sandbox, expect }) => {
 		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
 		workflows: examples.map((example) => example.workflow),
 		extraEnv: { NODE_OPTIONS: `--require ${probeFile}`, MCN_ZOD_PROBE_LOG: probeLog },
+	});
+
+	await step('n8n version', async () => {
+		const version = installedN8nVersion();
+		const wanted = N8N_VERSION.endsWith('.x') ? N8N_VERSION.slice(0, -1) : N8N_VERSION;
+		expect(N8N_VERSION.endsWith('.x') ? version.startsWith(wanted) : version === wanted, `n8n ${version} is running (asked for ${N8N_VERSION})`);
 	});
 
 	await step('package installed like a community package', async () => {
@@ -154,7 +162,7 @@ runCheck('installed-package check', async ({ sandbox, expect }) => {
 		const lines = readFileSync(probeLog, 'utf8').trim().split('\n').filter(Boolean);
 		const resolutions = lines.map((line) => JSON.parse(line) as { from: string; resolved: string });
 		expect(resolutions.length > 0, `the package required zod ${resolutions.length} times inside n8n`);
-		const n8nModules = join(N8N_DIR, 'node_modules') + sep;
+		const n8nModules = join(realpathSync(N8N_DIR), 'node_modules') + sep;
 		expect(
 			resolutions.every((entry) => entry.resolved.startsWith(n8nModules)),
 			`every require('zod') resolved into n8n's own node_modules (${resolutions[0]?.resolved})`,

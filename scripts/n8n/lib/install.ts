@@ -1,6 +1,7 @@
 /**
- * Real n8n, installed on first use into the git-ignored `.cache/`, and our package installed into
- * an n8n user folder the way n8n installs a community package.
+ * Real n8n, installed on first use into the git-ignored `.cache/n8n-<version>/` (2.8.4 unless
+ * `N8N_VERSION` names another, e.g. `1.123.x`), and our package installed into an n8n user folder
+ * the way n8n installs a community package.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,20 @@ import { join, resolve } from 'node:path';
 
 import { cleanEnv, delay, elapsed, removeOnExit, run, spawnGroup, stopGroup } from './process';
 
-export const N8N_VERSION = '2.8.4';
+/** The n8n every check runs on unless `N8N_VERSION` names another (the editor, credential and queue checks). */
+export const DEFAULT_N8N_VERSION = '2.8.4';
+/**
+ * Which n8n this process drives: `N8N_VERSION` from the environment (an exact version such as
+ * `2.8.4`, or a patch range such as `1.123.x`, which is resolved to the newest patch the registry
+ * has when it is installed), else {@link DEFAULT_N8N_VERSION}. Each spec has its own folder,
+ * `.cache/n8n-<spec>/`.
+ */
+export const N8N_VERSION = process.env.N8N_VERSION?.trim() || DEFAULT_N8N_VERSION;
+if (!/^\d+\.\d+\.(\d+|x)$/.test(N8N_VERSION)) {
+	throw new Error(`N8N_VERSION must be an exact version (2.8.4) or a patch range (1.123.x), not "${N8N_VERSION}"`);
+}
+/** n8n 1.x needs its own install recipe and environment on Node 20 (see {@link ensureN8n}, {@link n8nVersionEnv}). */
+export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 export const CACHE_DIR = join(REPO_ROOT, '.cache');
 export const N8N_DIR = join(CACHE_DIR, `n8n-${N8N_VERSION}`);
@@ -20,13 +34,49 @@ export const CREDENTIAL_TYPE = 'multiChannelNotificationApi';
 const MARKER = join(N8N_DIR, '.install-complete.json');
 const LOCK = `${N8N_DIR}.lock`;
 
-// n8n-nodes-base asks for xlsx by URL, which this registry-only network cannot fetch.
-const N8N_PACKAGE_JSON = { private: true, dependencies: { n8n: N8N_VERSION }, overrides: { xlsx: '0.18.5' } };
+interface Marker {
+	/** What was asked for (`1.123.x`); markers written before specs existed only have `version`. */
+	spec?: string;
+	/** The exact version installed. */
+	version?: string;
+	seconds?: number;
+	at?: string;
+}
+
+/**
+ * Environment n8n of this version needs to run here. n8n 1.x's default expression engine needs
+ * isolated-vm, which does not build on Node 20 (the install skips its build): use the legacy one.
+ */
+export function n8nVersionEnv(): Record<string, string> {
+	return N8N_MAJOR < 2 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {};
+}
+
+function readMarker(): Marker | undefined {
+	if (!existsSync(MARKER) || !existsSync(N8N_BIN)) return undefined;
+	const marker = JSON.parse(readFileSync(MARKER, 'utf8')) as Marker;
+	return (marker.spec ?? marker.version) === N8N_VERSION ? marker : undefined;
+}
 
 function installed(): boolean {
-	if (!existsSync(MARKER) || !existsSync(N8N_BIN)) return false;
-	const marker = JSON.parse(readFileSync(MARKER, 'utf8')) as { version?: string };
-	return marker.version === N8N_VERSION;
+	return readMarker() !== undefined;
+}
+
+/** The exact n8n version in `.cache/n8n-<spec>/` (`1.123.81` for `1.123.x`), read from its package.json. */
+export function installedN8nVersion(): string {
+	return (JSON.parse(readFileSync(join(N8N_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** A patch range becomes the newest version the registry has in it (one `npm view`). */
+async function resolveVersion(spec: string): Promise<string> {
+	if (!spec.endsWith('.x')) return spec;
+	const { output } = await run(`npm view n8n@${spec}`, 'npm', ['view', `n8n@${spec}`, 'version', '--json'], { cwd: CACHE_DIR });
+	// The output may start with npm's warnings (stderr): the JSON starts on the first line opening with [ or ".
+	const json = output.slice(output.search(/^\s*[["]/m));
+	const parsed = JSON.parse(json) as string | string[];
+	const versions = (Array.isArray(parsed) ? parsed : [parsed]).filter((version) => /^\d+\.\d+\.\d+$/.test(version));
+	if (versions.length === 0) throw new Error(`The registry has no n8n ${spec}`);
+	const patch = (version: string): number => Number(version.split('.')[2]);
+	return versions.reduce((newest, version) => (patch(version) > patch(newest) ? version : newest));
 }
 
 function pidAlive(pid: number): boolean {
@@ -51,7 +101,7 @@ async function withLock<T>(work: () => Promise<T>, log: (line: string) => void):
 			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
 			const owner = Number(existsSync(join(LOCK, 'pid')) ? readFileSync(join(LOCK, 'pid'), 'utf8') : '0');
 			if (owner > 0 && pidAlive(owner)) {
-				if (!waitingSaid) log(`Another process (pid ${owner}) is installing n8n; waiting for it…`);
+				if (!waitingSaid) log(`Another process (pid ${owner}) is installing n8n ${N8N_VERSION}; waiting for it…`);
 				waitingSaid = true;
 				await delay(2000);
 				continue;
@@ -74,48 +124,64 @@ function countEntries(dir: string): number {
 	}
 }
 
+/** Runs one npm command in the n8n folder with a progress line every 15 s (every second on a terminal). */
+async function npmInN8nDir(args: string[], logFile: string, started: number, log: (line: string) => void): Promise<void> {
+	const npm = spawnGroup(`npm ${args[0]}`, 'npm', args, { cwd: N8N_DIR, env: cleanEnv(), logFile });
+	const tty = process.stdout.isTTY === true && process.env.CI !== 'true';
+	const timer = setInterval(() => {
+		const line = `  … ${elapsed(started)}, ${countEntries(join(N8N_DIR, 'node_modules'))} packages in node_modules (log: ${logFile})`;
+		if (tty) process.stdout.write(`\r${line}   `);
+		else log(line);
+	}, tty ? 1000 : 15_000);
+	let code: number | string;
+	try {
+		code = await npm.exited;
+	} finally {
+		clearInterval(timer);
+		if (tty) process.stdout.write('\n');
+		await stopGroup(npm, 1000);
+	}
+	if (code !== 0) {
+		throw new Error(`npm ${args.join(' ')} failed (exit ${code}) in ${N8N_DIR}; see ${logFile}:\n${npm.output().slice(-3000)}`);
+	}
+}
+
 /**
- * Makes sure `.cache/n8n-<version>/` holds a complete n8n install and returns the path of its
+ * Makes sure `.cache/n8n-<spec>/` holds a complete n8n install and returns the path of its
  * `n8n` executable. A marker file is written last, so an interrupted install is started over.
+ *
+ * n8n 2.x: a plain `npm install` (sqlite3 builds from source). n8n 1.x: `npm install
+ * --ignore-scripts` (isolated-vm does not build on Node 20, and 1.x runs without it with the
+ * legacy expression engine), then `npm rebuild sqlite3`. Both override n8n-nodes-base's xlsx,
+ * which it asks for by URL and which this registry-only network cannot fetch.
  */
 export async function ensureN8n(log: (line: string) => void = console.log): Promise<string> {
 	if (installed()) return N8N_BIN;
 	return await withLock(async () => {
 		if (installed()) return N8N_BIN;
 		const started = Date.now();
-		log(`Installing n8n ${N8N_VERSION} into ${N8N_DIR} (first run only: 4–8 minutes, 2.3 GB)…`);
+		mkdirSync(N8N_DIR, { recursive: true });
+		const version = await resolveVersion(N8N_VERSION);
+		log(`Installing n8n ${version}${version === N8N_VERSION ? '' : ` (newest ${N8N_VERSION})`} into ${N8N_DIR} (first run only: 4–8 minutes, 2.3 GB)…`);
 		// A previous attempt that did not finish may have left a broken tree behind.
 		rmSync(join(N8N_DIR, 'node_modules'), { recursive: true, force: true });
 		rmSync(join(N8N_DIR, 'package-lock.json'), { force: true });
-		mkdirSync(N8N_DIR, { recursive: true });
-		writeFileSync(join(N8N_DIR, 'package.json'), `${JSON.stringify(N8N_PACKAGE_JSON, null, 2)}\n`);
+		const packageJson = { private: true, dependencies: { n8n: version }, overrides: { xlsx: '0.18.5' } };
+		writeFileSync(join(N8N_DIR, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
 		const logFile = join(N8N_DIR, 'install.log');
 		writeFileSync(logFile, '');
-		const npm = spawnGroup('npm install n8n', 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=http'], {
-			cwd: N8N_DIR,
-			env: cleanEnv(),
-			logFile,
-		});
-		const tty = process.stdout.isTTY === true && process.env.CI !== 'true';
-		const timer = setInterval(() => {
-			const line = `  … ${elapsed(started)}, ${countEntries(join(N8N_DIR, 'node_modules'))} packages in node_modules (log: ${logFile})`;
-			if (tty) process.stdout.write(`\r${line}   `);
-			else log(line);
-		}, tty ? 1000 : 15_000);
-		let code: number | string;
-		try {
-			code = await npm.exited;
-		} finally {
-			clearInterval(timer);
-			if (tty) process.stdout.write('\n');
-			await stopGroup(npm, 1000);
+		const install = ['install', '--no-audit', '--no-fund', '--loglevel=http'];
+		if (N8N_MAJOR < 2) {
+			await npmInN8nDir([...install, '--ignore-scripts'], logFile, started, log);
+			await npmInN8nDir(['rebuild', 'sqlite3'], logFile, started, log);
+		} else {
+			await npmInN8nDir(install, logFile, started, log);
 		}
-		if (code !== 0 || !existsSync(N8N_BIN)) {
-			throw new Error(`Installing n8n failed (npm exited with ${code}); see ${logFile}:\n${npm.output().slice(-3000)}`);
-		}
+		if (!existsSync(N8N_BIN)) throw new Error(`npm finished but ${N8N_BIN} is missing; see ${logFile}`);
 		const seconds = Math.round((Date.now() - started) / 1000);
-		writeFileSync(MARKER, `${JSON.stringify({ version: N8N_VERSION, seconds, at: new Date().toISOString() }, null, 2)}\n`);
-		log(`n8n ${N8N_VERSION} installed in ${seconds} s.`);
+		const marker: Marker = { spec: N8N_VERSION, version: installedN8nVersion(), seconds, at: new Date().toISOString() };
+		writeFileSync(MARKER, `${JSON.stringify(marker, null, 2)}\n`);
+		log(`n8n ${marker.version} installed in ${seconds} s.`);
 		return N8N_BIN;
 	}, log);
 }
@@ -139,8 +205,8 @@ export async function packPackage(destination: string): Promise<string> {
 }
 
 /**
- * Installs the tarball into `<userFolder>/.n8n/nodes` the way n8n 2.8.4 installs a community
- * package (CommunityPackagesService.downloadPackage): unpack it into `node_modules/<name>`, drop
+ * Installs the tarball into `<userFolder>/.n8n/nodes` the way n8n installs a community package
+ * (CommunityPackagesService.downloadPackage, the same in 2.8.4 and 1.123.x): unpack it into `node_modules/<name>`, drop
  * its dev, peer and optional dependencies from its package.json, `npm install` what is left
  * there without scripts, and record it in the folder's package.json. Returns the package folder.
  */

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { N8N_BIN, N8N_DIR } from './install';
+import { N8N_BIN, N8N_DIR, n8nVersionEnv } from './install';
 import type { Group } from './process';
 import { cleanEnv, delay, freePort, run, spawnGroup, tail } from './process';
 
@@ -50,6 +50,7 @@ export function n8nEnv({ userFolder, port, brokerPort, extra = {} }: N8nEnvOptio
 		DB_SQLITE_POOL_SIZE: '2',
 		N8N_LOG_LEVEL: 'info',
 		N8N_LOG_OUTPUT: 'console',
+		...n8nVersionEnv(),
 		...extra,
 	});
 }
