@@ -1,0 +1,120 @@
+/**
+ * The two transport paths and the Base URL rules.
+ * - A loopback http Base URL is sent by a direct keep-alive client; an https Base URL through
+ *   n8n's request helper. Both deliver a send (so this suite does not just fail everything).
+ * - A Base URL ending in /v1 or /v1/ still sends to /v1/sms/notification, never /v1/v1/….
+ * - Refused before any connection: user:password in the URL (the password never appears in the
+ *   error), any query or fragment (even an empty trailing ? or #), whitespace inside.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import {
+	errorText,
+	expectNoKey,
+	expectNotReportedSent,
+	SMS_TEXT,
+	SPECIAL_KEY,
+	smsParameters,
+	useHostileService,
+} from '../../../helpers/boundary';
+import type { UsedService } from '../../../helpers/boundary';
+import { runNode } from '../../../helpers/engine';
+import type { RunNodeResult } from '../../../helpers/engine';
+
+const http = useHostileService();
+const https = useHostileService({ tls: true });
+const PATHS: Array<[string, UsedService]> = [
+	['http (direct client)', http],
+	['https (n8n request helper)', https],
+];
+
+const PASSWORD = 's3cret-Pa55word-77';
+
+async function send(baseUrl: string, items?: IDataObject[], options?: INodeParameters): Promise<RunNodeResult> {
+	return await runNode({
+		parameters: smsParameters(options),
+		items,
+		credentials: { apiKey: SPECIAL_KEY, baseUrl },
+	});
+}
+
+describe.each(PATHS)('%s', (_path, service) => {
+	test('a send is delivered: the exact request, the output item with the service answer', async () => {
+		service.answer = () => ({
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ message: 'success', data: { id: 'sms-1', request_id: 7, full_content: SMS_TEXT } }),
+		});
+		const result = await send(service.url);
+
+		expect(result.error).toBeUndefined();
+		expect(result.output).toEqual([
+			{
+				json: expect.objectContaining({ message: 'success', data: { id: 'sms-1', request_id: 7, full_content: SMS_TEXT } }),
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(service.requests).toHaveLength(1);
+		const [request] = service.requests;
+		expect(request).toMatchObject({ method: 'POST', url: '/v1/sms/notification' });
+		expect(request.headers.authorization).toBe(SPECIAL_KEY);
+		expect(request.headers['content-type']).toMatch(/^application\/json/);
+		expect(JSON.parse(request.body)).toEqual({ phone_number: '+6281234567890', message: SMS_TEXT });
+		expectNoKey(result, SPECIAL_KEY);
+	});
+
+	test.each(['/v1', '/v1/'])('a Base URL ending in %s sends to /v1/sms/notification', async (suffix) => {
+		const result = await send(`${service.url}${suffix}`);
+
+		expect(result.error).toBeUndefined();
+		expect(service.requests.map((request) => request.url)).toEqual(['/v1/sms/notification']);
+	});
+
+	const refused: Array<[string, (url: string) => string]> = [
+		['a trailing ?', (url) => `${url}?`],
+		['a trailing #', (url) => `${url}#`],
+		['a trailing /?', (url) => `${url}/?`],
+		['a query', (url) => `${url}/?tenant=a`],
+		['a fragment', (url) => `${url}#section`],
+		['a space inside', (url) => `${url}/my service`],
+		['a tab inside', (url) => `${url}/my\tservice`],
+		['a line break inside', (url) => `${url}/my\nservice`],
+	];
+
+	test.each(refused)('%s: refused, no connection', async (_name, make) => {
+		const baseUrl = make(service.url);
+		const result = await send(baseUrl);
+
+		expect({ error: result.error?.name, connections: service.connections(), requests: service.requests.length }).toEqual({
+			error: 'NodeOperationError',
+			connections: 0,
+			requests: 0,
+		});
+		expect(errorText(result).message).toMatch(/Base URL/);
+		expectNotReportedSent(result, false);
+	});
+
+	test('user:password in the Base URL: refused, no connection, the password never shown', async () => {
+		const baseUrl = service.url.replace('://', `://mcn-user:${PASSWORD}@`);
+		const result = await send(baseUrl);
+
+		expect({ error: result.error?.name, connections: service.connections(), requests: service.requests.length }).toEqual({
+			error: 'NodeOperationError',
+			connections: 0,
+			requests: 0,
+		});
+		expect(errorText(result).message).toMatch(/Base URL/);
+		expectNoKey(result, PASSWORD);
+		expectNoKey(result, SPECIAL_KEY);
+	});
+});
+
+test('http: three sends one after another share one keep-alive connection', async () => {
+	const result = await send(http.url, [{ n: 0 }, { n: 1 }, { n: 2 }], { concurrency: 1 });
+
+	expect(result.error).toBeUndefined();
+	expect(result.output?.map((item) => item.json.message)).toEqual(['success', 'success', 'success']);
+	expect(http.requests).toHaveLength(3);
+	// At most one new connection (an earlier test's idle one may be reused).
+	expect(http.connections()).toBeLessThanOrEqual(1);
+});

@@ -1,0 +1,114 @@
+/**
+ * No redirect is ever followed. Following one would repeat the POST (a second notification) at
+ * an address the user never configured, with the API key in its Authorization header. A 3xx of
+ * any kind — same origin, another server, https → http, a loop — fails the item with a
+ * NodeApiError carrying the status; the error names where the service pointed (without its
+ * query string, which may hold tokens), says the request was not repeated there, and points at
+ * the Base URL. The first server sees exactly one request; the target sees nothing at all.
+ */
+import { errorText, expectNoKey, expectNotReportedSent, SPECIAL_KEY, smsParameters, useHostileService } from '../../../helpers/boundary';
+import type { UsedService } from '../../../helpers/boundary';
+import type { RunNodeResult } from '../../../helpers/engine';
+import { runNode } from '../../../helpers/engine';
+import { redirectAnswer } from '../../../helpers/hostileService';
+
+const STATUSES = [301, 302, 303, 307, 308];
+const QUERY = 'token=redirect-secret-5531';
+
+const http = useHostileService();
+const https = useHostileService({ tls: true });
+const httpTarget = useHostileService();
+const httpsTarget = useHostileService({ tls: true });
+
+const PATHS: Array<[string, UsedService, UsedService]> = [
+	['http (direct client)', http, httpTarget],
+	['https (n8n request helper)', https, httpsTarget],
+];
+
+async function send(service: UsedService, continueOnFail = false): Promise<RunNodeResult> {
+	return await runNode({
+		parameters: smsParameters(),
+		credentials: { apiKey: SPECIAL_KEY, baseUrl: service.url },
+		continueOnFail,
+	});
+}
+
+/** The item failed because of the redirect, which was not followed. */
+function expectRefusedRedirect(
+	result: RunNodeResult,
+	{ status, target, first, others }: { status: number; target: string; first: UsedService; others: UsedService[] },
+): void {
+	const { message, description } = errorText(result);
+	// One summary first, so a failure shows everything that happened at once.
+	expect({
+		error: result.error?.name,
+		httpCode: result.error?.httpCode,
+		outputItems: result.output?.length ?? 0,
+		requestsAtFirstServer: first.requests.length,
+		requestsAtTarget: others.map((other) => other.requests.length),
+		connectionsToTarget: others.map((other) => other.connections()),
+	}).toEqual({
+		error: 'NodeApiError',
+		httpCode: String(status),
+		outputItems: 0,
+		requestsAtFirstServer: 1,
+		requestsAtTarget: others.map(() => 0),
+		connectionsToTarget: others.map(() => 0),
+	});
+	expect(message).toMatch(/redirect/i);
+	expect(message).toContain(String(status));
+	expect(description).toContain(target);
+	expect(description).toMatch(/not (been )?(repeated|re-?sent|sent again)/i);
+	expect(description).toMatch(/Base URL/);
+	expect(JSON.stringify([result.output, result.error, message, description])).not.toContain(QUERY);
+	expectNotReportedSent(result, false);
+	expectNoKey(result, SPECIAL_KEY);
+}
+
+describe.each(PATHS)('%s Base URL', (_path, first, target) => {
+	test.each(STATUSES)('%i to the same origin: not followed, an error naming the target', async (status) => {
+		first.answer = () => redirectAnswer(status, `${first.url}/v2/sms/notification?${QUERY}`);
+		const result = await send(first);
+		expectRefusedRedirect(result, { status, target: `${first.url}/v2/sms/notification`, first, others: [target] });
+	});
+
+	test.each(STATUSES)('%i to another server: not followed, the other server sees no connection', async (status) => {
+		first.answer = () => redirectAnswer(status, `${target.url}/v1/sms/notification?${QUERY}`);
+		const result = await send(first);
+		expectRefusedRedirect(result, { status, target: `${target.url}/v1/sms/notification`, first, others: [target] });
+	});
+
+	test('a redirect loop (Location is the request itself): one request, then an error', async () => {
+		first.answer = () => redirectAnswer(302, `${first.url}/v1/sms/notification?${QUERY}`);
+		const result = await send(first);
+		expectRefusedRedirect(result, { status: 302, target: `${first.url}/v1/sms/notification`, first, others: [target] });
+	});
+});
+
+test('https → http downgrade: not followed, the plain-http server sees no connection', async () => {
+	https.answer = () => redirectAnswer(307, `${httpTarget.url}/v1/sms/notification?${QUERY}`);
+	const result = await send(https);
+	expectRefusedRedirect(result, { status: 307, target: `${httpTarget.url}/v1/sms/notification`, first: https, others: [httpTarget, httpsTarget] });
+});
+
+test('a relative Location: not followed, the error names its path', async () => {
+	http.answer = () => redirectAnswer(308, `/moved/sms/notification?${QUERY}`);
+	const result = await send(http);
+	expectRefusedRedirect(result, { status: 308, target: '/moved/sms/notification', first: http, others: [httpTarget] });
+});
+
+test.each(PATHS)('continue on fail over %s: the redirected item is an error item, never a success', async (_path, first, target) => {
+	first.answer = () => redirectAnswer(302, `${target.url}/v1/sms/notification?${QUERY}`);
+	const result = await send(first, true);
+
+	expectNotReportedSent(result, true);
+	const item = result.output?.[0].json ?? {};
+	expect(item.httpCode).toBe('302');
+	expect(String(item.error)).toMatch(/redirect/i);
+	expect(String(item.description)).toContain(`${target.url}/v1/sms/notification`);
+	expect(JSON.stringify(result.output)).not.toContain(QUERY);
+	expect(first.requests).toHaveLength(1);
+	expect(target.requests).toHaveLength(0);
+	expect(target.connections()).toBe(0);
+	expectNoKey(result, SPECIAL_KEY);
+});
