@@ -1,0 +1,65 @@
+/**
+ * The publish workflow's first step: refuses to publish unless the release is consistent.
+ *
+ * - the pushed tag is `v<version of package.json>`;
+ * - package.json's `repository` is the GitHub repository the workflow runs in (n8n verifies a
+ *   package only when its npm provenance, which names that repository, matches this field), so a
+ *   placeholder owner can never be published;
+ * - `bugs`, `homepage` and the links of README.md and CHANGELOG.md point at that repository;
+ * - CHANGELOG.md has a section for the version.
+ *
+ *   npx tsx scripts/release/verify-release.ts --tag v0.2.0 --repository <owner>/n8n-nodes-multichannel-notification
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { checkMarkdownLinks, PLACEHOLDER_OWNER, readPackageJson, readRepository, REPO_ROOT, repositoryFields } from './repository';
+import { rewriteLinks, SHIPPED_MARKDOWN } from './set-repository';
+
+export function releaseProblems(tag: string, githubRepository: string): string[] {
+	const problems: string[] = [];
+	const packageJson = readPackageJson();
+	if (tag !== `v${packageJson.version}`) problems.push(`tag ${tag} is not v${packageJson.version} (package.json version)`);
+	let repository;
+	try {
+		repository = readRepository(packageJson);
+	} catch (error) {
+		return [...problems, (error as Error).message];
+	}
+	if (repository.owner === PLACEHOLDER_OWNER) {
+		problems.push(`package.json still names the placeholder owner ${PLACEHOLDER_OWNER}: run npx tsx scripts/release/set-repository.ts <owner>`);
+	}
+	if (`${repository.owner}/${repository.name}`.toLowerCase() !== githubRepository.toLowerCase()) {
+		problems.push(`package.json names ${repository.owner}/${repository.name}, but this runs in ${githubRepository}: npm provenance would not match`);
+	}
+	const fields = repositoryFields(repository);
+	for (const key of ['repository', 'bugs', 'homepage'] as const) {
+		if (JSON.stringify(packageJson[key]) !== JSON.stringify(fields[key])) problems.push(`package.json ${key} is not ${JSON.stringify(fields[key])}`);
+	}
+	for (const file of SHIPPED_MARKDOWN) {
+		const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+		if (rewriteLinks(text, file, repository) !== text) problems.push(`${file} has links that are relative or into another repository: run npx tsx scripts/release/set-repository.ts`);
+		for (const problem of checkMarkdownLinks(text, repository)) problems.push(`${file}:${problem.line}: ${problem.target}: ${problem.problem}`);
+	}
+	const changelog = readFileSync(join(REPO_ROOT, 'CHANGELOG.md'), 'utf8');
+	const escaped = packageJson.version.replace(/\./g, '\\.');
+	if (!new RegExp(`^## \\[?${escaped}\\]?(\\s|$)`, 'm').test(changelog)) {
+		problems.push(`CHANGELOG.md has no "## ${packageJson.version} — <date>" section`);
+	}
+	return problems;
+}
+
+if (require.main === module) {
+	const { values } = parseArgs({ options: { tag: { type: 'string' }, repository: { type: 'string' } } });
+	if (!values.tag || !values.repository) {
+		console.error('usage: verify-release.ts --tag v<version> --repository <owner>/<name>');
+		process.exit(2);
+	}
+	const problems = releaseProblems(values.tag, values.repository);
+	if (problems.length > 0) {
+		console.error(`Not releasable:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+		process.exit(1);
+	}
+	console.log(`${values.tag} of ${values.repository} is ready to publish`);
+}
