@@ -39,7 +39,26 @@ export interface SandboxOptions {
 	startedChats?: string[];
 	/** No per-request log line; default true. */
 	quiet?: boolean;
+	/** Admit at most this many API requests per second and answer HTTP 429 beyond it; default none. */
+	rateLimit?: RateLimit;
 }
+
+/**
+ * A fixed-window rate limit in front of the service: each clock second (windows start on whole
+ * seconds of the sandbox's clock) admits the first `perSecond` API requests that arrive in it; the
+ * others are refused with HTTP 429 and are not delivered. Only admitted requests use up the window.
+ */
+export interface RateLimit {
+	perSecond: number;
+	/**
+	 * What a 429 says about when to come back: `seconds` (default) — `Retry-After` in whole seconds
+	 * until the next window (so `1`); `date` — the next window's start as an HTTP date; `none` — no
+	 * `Retry-After` header.
+	 */
+	retryAfter?: RetryAfterStyle;
+}
+
+export type RetryAfterStyle = 'seconds' | 'date' | 'none';
 
 export interface RecordedRequest {
 	seq: number;
@@ -58,6 +77,8 @@ export interface RecordedRequest {
 	/** Message, SMS or combined request id when delivered. */
 	id?: string;
 	fault?: string;
+	/** Refused with 429 by the rate limit (SandboxOptions.rateLimit). */
+	rateLimited?: boolean;
 }
 
 export type FaultKind = 'status' | 'timeout' | 'reset' | 'nonJson' | 'errorMessage';
@@ -93,6 +114,8 @@ export interface SandboxStats {
 	pendingFaults: number;
 	/** Most API requests open at the same moment since the last reset: shows a client's concurrency. */
 	maxInFlight: number;
+	/** Requests the rate limit refused with 429. */
+	rateLimited: number;
 }
 
 export interface Sandbox {
@@ -106,15 +129,18 @@ export interface Sandbox {
 	stats(): SandboxStats;
 	startChat(phoneNumber: string): void;
 	setLatency(ms: number): void;
+	/** Sets, changes (takes effect in the current window) or, with undefined, removes the rate limit. */
+	setRateLimit(limit: RateLimit | undefined): void;
 	/** Queued; applied in FIFO order to the next matching API requests. Throws on a malformed fault. */
 	injectFault(fault: Fault): void;
 	clearFaults(): void;
-	/** Clears requests and faults; started chats and latency go back to the options. */
+	/** Clears requests and faults; started chats, latency and the rate limit go back to the options. */
 	reset(): void;
 	/** Closes the server and destroys every open socket, hung ones included. */
 	stop(): Promise<void>;
 }
 
+const RETRY_AFTER_STYLES: readonly string[] = ['seconds', 'date', 'none'];
 const UNAUTHORIZED_MESSAGE = 'Unauthorized: invalid API key';
 const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
@@ -150,6 +176,7 @@ const CONTROL_METHODS = new Map<string, readonly string[]>([
 	['conversations', ['GET', 'POST']],
 	['faults', ['GET', 'POST', 'DELETE']],
 	['latency', ['GET', 'POST']],
+	['rate-limit', ['GET', 'POST', 'DELETE']],
 ]);
 
 interface BodyResult {
@@ -186,6 +213,21 @@ export function checkFault(value: unknown): string | null {
 	}
 	if (value.afterDelivery !== undefined && typeof value.afterDelivery !== 'boolean') {
 		return 'fault.afterDelivery: must be a boolean';
+	}
+	return null;
+}
+
+/** Returns the problem with a rate limit description, or null. */
+export function checkRateLimit(value: unknown): string | null {
+	if (!isJsonObject(value)) return 'rateLimit: must be an object';
+	for (const key of Object.keys(value)) {
+		if (key !== 'perSecond' && key !== 'retryAfter') return `rateLimit.${key}: unknown field (allowed here: perSecond, retryAfter)`;
+	}
+	if (!Number.isInteger(value.perSecond) || (value.perSecond as number) < 1) {
+		return 'rateLimit.perSecond: must be a positive integer';
+	}
+	if (value.retryAfter !== undefined && (typeof value.retryAfter !== 'string' || !RETRY_AFTER_STYLES.includes(value.retryAfter))) {
+		return `rateLimit.retryAfter: must be one of ${RETRY_AFTER_STYLES.join(', ')}`;
 	}
 	return null;
 }
@@ -287,11 +329,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	for (const phone of initialChats) {
 		if (!isE164(phone)) throw new Error(`startedChats: "${phone}" is not an E.164 phone number`);
 	}
+	const initialRateLimit = options.rateLimit === undefined ? undefined : { ...options.rateLimit };
+	if (initialRateLimit !== undefined) {
+		const rateLimitError = checkRateLimit(initialRateLimit);
+		if (rateLimitError) throw new Error(rateLimitError);
+	}
 
 	const requests: RecordedRequest[] = [];
 	let faults: QueuedFault[] = [];
 	let startedChats = new Set<string>(initialChats);
 	let latencyMs = initialLatency;
+	let rateLimit = initialRateLimit;
+	/** The current fixed window (its start, ms since the epoch) and how many requests it admitted. */
+	let windowStart = 0;
+	let admittedInWindow = 0;
 	let seq = 0;
 	let inFlight = 0;
 	let maxInFlight = 0;
@@ -326,11 +377,47 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		latencyMs = ms;
 	}
 
+	function setRateLimit(limit: RateLimit | undefined): void {
+		if (limit !== undefined) {
+			const error = checkRateLimit(limit);
+			if (error) throw new Error(`setRateLimit: ${error}`);
+		}
+		rateLimit = limit === undefined ? undefined : { ...limit };
+	}
+
+	/** The 429 for a request arriving at `now` beyond the limit, or undefined when it is admitted. */
+	function rateLimitOutcome(now: number): Outcome | undefined {
+		if (rateLimit === undefined) return undefined;
+		const window = Math.floor(now / 1000) * 1000;
+		if (window !== windowStart) {
+			windowStart = window;
+			admittedInWindow = 0;
+		}
+		if (admittedInWindow < rateLimit.perSecond) {
+			admittedInWindow++;
+			return undefined;
+		}
+		const next = window + 1000;
+		const headers: Record<string, string> = {};
+		const style = rateLimit.retryAfter ?? 'seconds';
+		if (style === 'seconds') headers['retry-after'] = String(Math.max(1, Math.ceil((next - now) / 1000)));
+		else if (style === 'date') headers['retry-after'] = new Date(next).toUTCString();
+		return {
+			kind: 'json',
+			status: 429,
+			body: { message: `Too many requests: at most ${rateLimit.perSecond} per second` },
+			headers,
+		};
+	}
+
 	function reset(): void {
 		requests.length = 0;
 		faults = [];
 		startedChats = new Set<string>(initialChats);
 		latencyMs = initialLatency;
+		rateLimit = initialRateLimit === undefined ? undefined : { ...initialRateLimit };
+		windowStart = 0;
+		admittedInWindow = 0;
 		seq = 0;
 		maxInFlight = inFlight;
 	}
@@ -342,7 +429,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const deliveredBodies = new Set<string>();
 		let delivered = 0;
 		let duplicateBodies = 0;
+		let rateLimited = 0;
 		for (const request of requests) {
+			if (request.rateLimited) rateLimited++;
 			byPath[request.path].received++;
 			byStatus[String(request.status)] = (byStatus[String(request.status)] ?? 0) + 1;
 			if (!request.delivered) continue;
@@ -352,7 +441,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			else deliveredBodies.add(request.rawBody);
 		}
 		const pendingFaults = faults.reduce((sum, queued) => sum + queued.remaining, 0);
-		return { received: requests.length, delivered, byPath, byStatus, duplicateBodies, pendingFaults, maxInFlight };
+		return {
+			received: requests.length,
+			delivered,
+			byPath,
+			byStatus,
+			duplicateBodies,
+			pendingFaults,
+			maxInFlight,
+			rateLimited,
+		};
 	}
 
 	/** The service's own answer to a request that no fault pre-empted: checks in the order of the brief. */
@@ -462,6 +560,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			record.fault = fault.kind;
 			log.fault = fault.kind;
 		}
+		// The rate limit counts arrivals too; an injected fault pre-empts it (it is further out).
+		const limited = fault && !fault.afterDelivery ? undefined : rateLimitOutcome(record.receivedAt);
+		if (limited) {
+			record.rateLimited = true;
+			log.fault = 'rateLimit';
+		}
 		const body = await readBody(req);
 		record.rawBody = body.text;
 		const parsed = parseJson(body.text);
@@ -471,6 +575,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		// Faults model the infrastructure in front of the service, so they pre-empt every check...
 		if (fault && !fault.afterDelivery) {
 			answerLater(res, faultOutcome(fault), record);
+			return;
+		}
+		// ...and so does the rate limit: a refused request never reaches the service.
+		if (limited) {
+			answerLater(res, limited, record);
 			return;
 		}
 		const { outcome, id } = serviceOutcome(req, path, body);
@@ -556,6 +665,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			case 'GET latency':
 				reply(200, { ms: latencyMs });
 				return;
+			case 'GET rate-limit':
+				reply(200, { rateLimit: rateLimit ?? null });
+				return;
+			case 'POST rate-limit': {
+				const error = checkRateLimit(input);
+				if (error) {
+					reply(400, { message: error });
+					return;
+				}
+				setRateLimit(input as RateLimit);
+				reply(200, { rateLimit });
+				return;
+			}
+			case 'DELETE rate-limit':
+				setRateLimit(undefined);
+				reply(200, { rateLimit: null });
+				return;
 			case 'POST latency': {
 				const ms = isJsonObject(input) ? input.ms : undefined;
 				const error = checkLatency(ms);
@@ -638,6 +764,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		stats,
 		startChat,
 		setLatency,
+		setRateLimit,
 		injectFault,
 		clearFaults: () => {
 			faults = [];

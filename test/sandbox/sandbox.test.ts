@@ -665,6 +665,91 @@ describe('latency', () => {
 	});
 });
 
+describe('rate limit', () => {
+	/** Waits until early in a whole second, so a burst of quick requests falls in one window. */
+	async function startOfWindow(): Promise<number> {
+		const into = Date.now() % 1000;
+		if (into > 300) await new Promise((resolve) => setTimeout(resolve, 1005 - into));
+		return Math.floor(Date.now() / 1000) * 1000;
+	}
+
+	async function burst(count: number): Promise<Answer[]> {
+		const answers: Answer[] = [];
+		for (let i = 0; i < count; i++) answers.push(await send(SMS_PATH, { ...smsRequest(), message: `burst ${i}` }));
+		return answers;
+	}
+
+	it('admits perSecond requests a second, refuses the rest with 429 and Retry-After in seconds, delivers none of them', async () => {
+		sandbox.setRateLimit({ perSecond: 3 });
+		const window = await startOfWindow();
+		const answers = await burst(5);
+		expect(Date.now()).toBeLessThan(window + 1000);
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429, 429]);
+		expect(answers[3].headers.get('retry-after')).toBe('1');
+		expect(answers[3].message).toBe('Too many requests: at most 3 per second');
+		const stats = sandbox.stats();
+		expect(stats).toMatchObject({ received: 5, delivered: 3, rateLimited: 2 });
+		expect(stats.byStatus).toEqual({ '200': 3, '429': 2 });
+		expect(sandbox.requests.map((request) => request.rateLimited ?? false)).toEqual([false, false, false, true, true]);
+		// The next window admits again.
+		await new Promise((resolve) => setTimeout(resolve, window + 1005 - Date.now()));
+		expect((await send(SMS_PATH, smsRequest())).status).toBe(200);
+	});
+
+	it("Retry-After as an HTTP date names the next window's start; 'none' sends no Retry-After", async () => {
+		sandbox.setRateLimit({ perSecond: 1, retryAfter: 'date' });
+		let window = await startOfWindow();
+		let answers = await burst(2);
+		expect(answers[1].status).toBe(429);
+		expect(answers[1].headers.get('retry-after')).toBe(new Date(window + 1000).toUTCString());
+
+		sandbox.setRateLimit({ perSecond: 1, retryAfter: 'none' });
+		window = await startOfWindow();
+		answers = await burst(2);
+		expect(Date.now()).toBeLessThan(window + 1000);
+		expect(answers[1].status).toBe(429);
+		expect(answers[1].headers.get('retry-after')).toBeNull();
+	});
+
+	it('a change takes effect in the current window; undefined removes the limit; reset() restores the options', async () => {
+		sandbox.setRateLimit({ perSecond: 2 });
+		await startOfWindow();
+		expect((await burst(3)).map((answer) => answer.status)).toEqual([200, 200, 429]);
+		sandbox.setRateLimit({ perSecond: 4 });
+		expect((await burst(3)).map((answer) => answer.status)).toEqual([200, 200, 429]);
+		sandbox.setRateLimit(undefined);
+		expect((await burst(3)).map((answer) => answer.status)).toEqual([200, 200, 200]);
+
+		const own = await startSandbox({ port: 0, apiKey: KEY, rateLimit: { perSecond: 1 } });
+		try {
+			own.setRateLimit(undefined);
+			own.reset();
+			const post = () =>
+				fetch(`${own.url}${SMS_PATH}`, {
+					method: 'POST',
+					headers: { Authorization: KEY, 'Content-Type': 'application/json' },
+					body: JSON.stringify(smsRequest()),
+				});
+			await startOfWindow();
+			expect([(await post()).status, (await post()).status]).toEqual([200, 429]);
+		} finally {
+			await own.stop();
+		}
+	});
+
+	it('control endpoint: GET, POST and DELETE /__sandbox/rate-limit; a bad limit is refused', async () => {
+		expect((await control('rate-limit')).body).toEqual({ rateLimit: null });
+		expect((await control('rate-limit', 'POST', { perSecond: 5, retryAfter: 'date' })).status).toBe(200);
+		expect((await control('rate-limit')).body).toEqual({ rateLimit: { perSecond: 5, retryAfter: 'date' } });
+		for (const bad of [{ perSecond: 0 }, { perSecond: 1.5 }, { perSecond: 5, retryAfter: 'later' }, { perSecond: 5, burst: 2 }]) {
+			expect((await control('rate-limit', 'POST', bad)).status).toBe(400);
+		}
+		expect((await control('rate-limit', 'DELETE')).body).toEqual({ rateLimit: null });
+		expect(() => sandbox.setRateLimit({ perSecond: -1 })).toThrow(/perSecond/);
+		await expect(startSandbox({ rateLimit: { perSecond: 0 } })).rejects.toThrow(/perSecond/);
+	});
+});
+
 describe('control endpoints', () => {
 	it('GET /__sandbox/requests lists the recorded API requests', async () => {
 		await send(SMS_PATH, smsRequest());
