@@ -51,12 +51,24 @@ function rank(file: string): number {
 	return position === -1 ? ORDER.length : position;
 }
 
+/** Reads one example workflow from examples/. */
+export function readExampleWorkflow(file: string): ExampleWorkflow {
+	return JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
+}
+
+/** An AI-agent example needs a chat model (and its credential): run by check-ai-agent.ts only. */
+export function needsChatModel(workflow: ExampleWorkflow): boolean {
+	return workflow.nodes.some((node) => node.type.startsWith('@n8n/n8n-nodes-langchain.'));
+}
+
+/** The examples that run on their own against the sandbox (AI-agent examples left out). */
 export function loadExamples(): Example[] {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
 		.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-		.map((file) => {
-			const workflow = JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
+		.map((file) => ({ file, workflow: readExampleWorkflow(file) }))
+		.filter(({ workflow }) => !needsChatModel(workflow))
+		.map(({ file, workflow }) => {
 			const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 			if (!trigger) throw new Error(`${file}: no Manual Trigger node`);
 			return { file, workflow, triggerName: trigger.name, expectedErrors: EXPECTED_ERRORS[file] ?? 0 };
