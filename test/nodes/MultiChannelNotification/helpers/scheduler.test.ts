@@ -1,0 +1,495 @@
+/**
+ * The scheduler on a virtual clock: no real timers, every run deterministic. A simulated service
+ * driven by the same clock answers after a latency and, when rate limited, admits N requests per
+ * fixed one-second window and refuses the rest with 429 (Retry-After in seconds, as an HTTP date,
+ * or none) — the behaviour of sandbox/server.ts's rate limit.
+ */
+import { retryAfterMs } from '../../../../nodes/MultiChannelNotification/helpers/retryAfter';
+import type { Attempt, Clock, PacingSettings, ScheduleStats } from '../../../../nodes/MultiChannelNotification/helpers/scheduler';
+import {
+	ADAPTIVE_CEILING,
+	INITIAL_LIMIT,
+	backoff,
+	schedule,
+} from '../../../../nodes/MultiChannelNotification/helpers/scheduler';
+
+/** A whole second (so fixed windows line up with the clock's seconds) plus an offset, as real runs start mid-second. */
+const EPOCH = Date.parse('2026-11-23T12:00:00Z');
+
+/** Lets every promise chain that can move on do so (a macrotask runs only once the microtask queue is empty). */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Virtual time. `sleep` registers a timer; `run` lets the code under test go as far as it can,
+ * then jumps to the earliest timer, fires every timer due, and repeats until the work settles.
+ */
+class VirtualClock implements Clock {
+	private time: number;
+	private timers: Array<{ at: number; seq: number; fire: () => void }> = [];
+	private seq = 0;
+
+	constructor(startOffsetMs = 0) {
+		this.time = EPOCH + startOffsetMs;
+	}
+
+	now(): number {
+		return this.time;
+	}
+
+	async sleep(ms: number): Promise<void> {
+		await new Promise<void>((fire) => this.timers.push({ at: this.time + Math.max(0, ms), seq: this.seq++, fire }));
+	}
+
+	/** Runs `work` to the end in virtual time; fails rather than hang when nothing can move. */
+	async run<T>(work: Promise<T>, limitMs = 3_600_000): Promise<T> {
+		let done = false;
+		work.then(
+			() => (done = true),
+			() => (done = true),
+		);
+		const start = this.time;
+		for (;;) {
+			await settle();
+			if (done) return await work;
+			if (this.timers.length === 0) throw new Error(`stuck at +${this.time - start} ms: no timer pending and the run is not over`);
+			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+			this.time = Math.max(this.time, this.timers[0].at);
+			if (this.time - start > limitMs) throw new Error(`still running after ${limitMs} ms of virtual time`);
+			const due = this.timers.filter((timer) => timer.at <= this.time);
+			this.timers = this.timers.filter((timer) => timer.at > this.time);
+			for (const timer of due) timer.fire();
+		}
+	}
+}
+
+type RetryAfterStyle = 'seconds' | 'date' | 'none';
+
+interface ServiceOptions {
+	/** For every request, or per item. */
+	latencyMs?: number | ((job: number) => number);
+	/** Requests admitted per fixed one-second window, or a function of the time; undefined: no limit. */
+	perSecond?: number | ((now: number) => number);
+	retryAfter?: RetryAfterStyle;
+}
+
+interface Arrival {
+	job: number;
+	attempt: number;
+	at: number;
+	/** Requests in flight at the service just after this one arrived. */
+	inFlight: number;
+	status: 200 | 429;
+}
+
+/** The simulated service and the `Sender` the scheduler drives. */
+class Service {
+	readonly arrivals: Arrival[] = [];
+	readonly delivered = new Map<number, number>();
+	readonly givenUp: Array<{ job: number; waitedMs: number; askedMs: number }> = [];
+	inFlight = 0;
+	maxInFlight = 0;
+	answered = 0;
+	private window = -1;
+	private admitted = 0;
+
+	constructor(
+		private readonly clock: VirtualClock,
+		private readonly options: ServiceOptions = {},
+		/** Per attempt overrides: what the service answers, ahead of its own rules. */
+		private readonly script: (job: number, attempt: number) => Attempt | 'throw' | undefined = () => undefined,
+	) {}
+
+	get duplicates(): number {
+		return [...this.delivered.values()].filter((times) => times > 1).length;
+	}
+
+	get throttled(): number {
+		return this.arrivals.filter((arrival) => arrival.status === 429).length;
+	}
+
+	private limitAt(now: number): number {
+		const { perSecond } = this.options;
+		return perSecond === undefined ? Infinity : typeof perSecond === 'number' ? perSecond : perSecond(now);
+	}
+
+	readonly sender = {
+		send: async (job: number, attempt: number): Promise<Attempt> => {
+			const arrivedAt = this.clock.now();
+			const window = Math.floor(arrivedAt / 1000);
+			if (window !== this.window) {
+				this.window = window;
+				this.admitted = 0;
+			}
+			const scripted = this.script(job, attempt);
+			const admitted = scripted === undefined && this.admitted < this.limitAt(arrivedAt);
+			if (admitted) this.admitted++;
+			this.inFlight++;
+			this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+			const refused = scripted === undefined ? !admitted : scripted !== 'throw' && scripted.kind === 'throttled';
+			this.arrivals.push({ job, attempt, at: arrivedAt, inFlight: this.inFlight, status: refused ? 429 : 200 });
+			const { latencyMs = 0 } = this.options;
+			await this.clock.sleep(typeof latencyMs === 'number' ? latencyMs : latencyMs(job));
+			this.inFlight--;
+			this.answered++;
+			if (scripted === 'throw') throw new Error('connection reset');
+			if (scripted !== undefined) return scripted;
+			if (admitted) {
+				this.delivered.set(job, (this.delivered.get(job) ?? 0) + 1);
+				return { kind: 'done' };
+			}
+			const next = (window + 1) * 1000;
+			const style = this.options.retryAfter ?? 'seconds';
+			const header =
+				style === 'seconds'
+					? String(Math.max(1, Math.ceil((next - arrivedAt) / 1000)))
+					: style === 'date'
+						? new Date(next).toUTCString()
+						: undefined;
+			// As the node does: the header read when the answer arrives.
+			return { kind: 'throttled', retryAfterMs: retryAfterMs(header, this.clock.now()) };
+		},
+		giveUp: (job: number, waitedMs: number, askedMs: number): 'done' | 'stop' => {
+			this.givenUp.push({ job, waitedMs, askedMs });
+			return this.onGiveUp;
+		},
+	};
+
+	onGiveUp: 'done' | 'stop' = 'done';
+
+	startsAt(at: number): number {
+		return this.arrivals.filter((arrival) => arrival.at === at).length;
+	}
+}
+
+const adaptive: PacingSettings = { batchInterval: 0, maxWaitMs: 120_000 };
+
+async function runSchedule(
+	count: number,
+	settings: PacingSettings,
+	service: ServiceOptions = {},
+	script?: (job: number, attempt: number) => Attempt | 'throw' | undefined,
+	startOffsetMs = 437,
+): Promise<{ clock: VirtualClock; service: Service; stats: ScheduleStats; ms: number; start: number }> {
+	const clock = new VirtualClock(startOffsetMs);
+	const sim = new Service(clock, service, script);
+	const start = clock.now();
+	const stats = await clock.run(schedule(count, sim.sender, settings, clock));
+	return { clock, service: sim, stats, ms: clock.now() - start, start };
+}
+
+describe('adaptive concurrency (no Concurrency set)', () => {
+	test(`starts with ${INITIAL_LIMIT} in flight, doubles each round trip, reaches ${ADAPTIVE_CEILING} and never goes above`, async () => {
+		const { service, stats, ms, start } = await runSchedule(2000, adaptive, { latencyMs: 100 });
+
+		expect(service.startsAt(start)).toBe(INITIAL_LIMIT);
+		// +1 per clean answer: each round trip's answers let twice as many start.
+		expect(service.startsAt(start + 100)).toBe(2 * INITIAL_LIMIT);
+		expect(service.startsAt(start + 200)).toBe(4 * INITIAL_LIMIT);
+		expect(service.maxInFlight).toBe(ADAPTIVE_CEILING);
+		expect(stats.maxInFlight).toBe(ADAPTIVE_CEILING);
+		expect(Math.max(...service.arrivals.map((arrival) => arrival.inFlight))).toBe(ADAPTIVE_CEILING);
+		expect(service.delivered.size).toBe(2000);
+		expect(service.duplicates).toBe(0);
+		expect(stats).toMatchObject({ attempts: 2000, throttled: 0 });
+		expect(stats.rate).toBeUndefined();
+		// At the ceiling 100 in flight ÷ 100 ms = 1,000 items/s: 2 s, plus about 0.4 s of ramp.
+		expect(ms).toBeLessThanOrEqual(2500);
+	});
+
+	test('a slow service does not make it open more than the ceiling', async () => {
+		const { service } = await runSchedule(1000, adaptive, { latencyMs: 2000 });
+
+		expect(service.maxInFlight).toBe(ADAPTIVE_CEILING);
+		expect(service.delivered.size).toBe(1000);
+	});
+
+	test('fewer items than the starting window: all at once', async () => {
+		const { service, start } = await runSchedule(4, adaptive, { latencyMs: 100 });
+
+		expect(service.startsAt(start)).toBe(4);
+	});
+});
+
+describe('pinned concurrency (Concurrency set)', () => {
+	test.each([1, 7, 100])('concurrency %i: exactly that many in flight from the start to the last item', async (concurrency) => {
+		const count = 3 * concurrency + 5;
+		const { service, stats } = await runSchedule(count, { ...adaptive, concurrency }, { latencyMs: 50 });
+
+		// Each round trip refills the window to exactly `concurrency` (the last one: what is left).
+		const rounds = [...new Set(service.arrivals.map((arrival) => arrival.at))].map((at) =>
+			Math.max(...service.arrivals.filter((arrival) => arrival.at === at).map((arrival) => arrival.inFlight)),
+		);
+		const full = Math.floor(count / concurrency);
+		expect(rounds).toEqual([
+			...Array<number>(full).fill(concurrency),
+			...(count % concurrency > 0 ? [count % concurrency] : []),
+		]);
+		expect(stats.maxInFlight).toBe(concurrency);
+		expect(service.delivered.size).toBe(count);
+	});
+
+	test('answers at different times: each one lets exactly one more start, never above Concurrency', async () => {
+		const { service } = await runSchedule(60, { ...adaptive, concurrency: 7 }, { latencyMs: (job) => 20 + ((job * 37) % 90) });
+
+		const inFlight = service.arrivals.map((arrival) => arrival.inFlight);
+		expect(inFlight.slice(0, 7)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+		// Answers that land at the same moment free several places, all refilled at that moment.
+		const times = [...new Set(service.arrivals.map((arrival) => arrival.at))];
+		const refilledTo = times.map((at) =>
+			Math.max(...service.arrivals.filter((arrival) => arrival.at === at).map((arrival) => arrival.inFlight)),
+		);
+		expect(times.length).toBeGreaterThan(30);
+		expect(new Set(refilledTo.slice(0, -1))).toEqual(new Set([7]));
+		expect(Math.max(...inFlight)).toBe(7);
+	});
+
+	test('concurrency 1 is strictly one after another, in item order', async () => {
+		const { service, start } = await runSchedule(5, { ...adaptive, concurrency: 1 }, { latencyMs: 30 });
+
+		expect(service.arrivals.map(({ job, at }) => [job, at - start])).toEqual([
+			[0, 0],
+			[1, 30],
+			[2, 60],
+			[3, 90],
+			[4, 120],
+		]);
+	});
+});
+
+describe('batches (Batch Interval set)', () => {
+	test('a batch of Concurrency items, all answered, then the pause, then the next batch', async () => {
+		const { service, start } = await runSchedule(17, { concurrency: 5, batchInterval: 1000, maxWaitMs: 120_000 }, { latencyMs: 100 });
+
+		const starts = service.arrivals.map((arrival) => arrival.at - start);
+		expect(starts).toEqual([
+			...Array<number>(5).fill(0),
+			...Array<number>(5).fill(1100),
+			...Array<number>(5).fill(2200),
+			...Array<number>(2).fill(3300),
+		]);
+		expect(service.arrivals.map((arrival) => arrival.job)).toEqual(Array.from({ length: 17 }, (_, job) => job));
+	});
+});
+
+describe('HTTP 429', () => {
+	const refuse = (times: number, retryAfter?: number) => (job: number, attempt: number): Attempt | undefined =>
+		job === 0 && attempt < times ? { kind: 'throttled', ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) } : undefined;
+
+	test('backoff() doubles from 1 s and stops at 30 s', () => {
+		expect([0, 1, 2, 3, 4, 5, 6, 10].map(backoff)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+	});
+
+	test('without Retry-After the item waits 1 s, 2 s, 4 s and is then sent again, the same item', async () => {
+		const { service, stats, start } = await runSchedule(1, adaptive, {}, refuse(3));
+
+		expect(service.arrivals.map(({ job, attempt, at }) => [job, attempt, at - start])).toEqual([
+			[0, 0, 0],
+			[0, 1, 1000],
+			[0, 2, 3000],
+			[0, 3, 7000],
+		]);
+		expect(service.delivered.get(0)).toBe(1);
+		expect(stats).toMatchObject({ attempts: 4, throttled: 3 });
+		expect(service.givenUp).toEqual([]);
+	});
+
+	test('Retry-After is honoured, to the millisecond, whatever the backoff would have been', async () => {
+		const { service, start } = await runSchedule(1, adaptive, { latencyMs: 20 }, refuse(2, 2500));
+
+		// Answered at 20 ms, resent at 20 + 2500; answered at 2540, resent at 2540 + 2500.
+		expect(service.arrivals.map(({ at }) => at - start)).toEqual([0, 2520, 5040]);
+	});
+
+	test('Retry-After as an HTTP date is honoured', async () => {
+		// Refused 437 ms into a second, told to come back at the start of the third second after.
+		const date = new Date(EPOCH + 3000).toUTCString();
+		const { service, start } = await runSchedule(1, adaptive, {}, (_job, attempt) =>
+			attempt === 0 ? { kind: 'throttled', retryAfterMs: retryAfterMs(date, EPOCH + 437) } : undefined,
+		);
+
+		expect(service.arrivals.map(({ at }) => at - start)).toEqual([0, 2563]);
+	});
+
+	test('a 429 with nothing delivered in the last second: the rate drops to 1 request/s, so a shorter Retry-After waits for that', async () => {
+		// 437 ms into a second; the HTTP date of the next whole second is 563 ms away.
+		const { service, stats, start } = await runSchedule(3, adaptive, { perSecond: 0, retryAfter: 'date' }, (job, attempt) =>
+			attempt >= 1 || job > 0 ? { kind: 'done' } : undefined,
+		);
+
+		expect(service.arrivals.map(({ job, at }) => [job, at - start])).toEqual([
+			[0, 0],
+			[1, 0],
+			[2, 0],
+			[0, 1000],
+		]);
+		expect(stats.rate).toBeCloseTo(1.1);
+	});
+
+	test('gives up once the next wait would pass Rate Limit Max Wait; the other items still go', async () => {
+		const { service, start } = await runSchedule(3, { ...adaptive, maxWaitMs: 4000 }, {}, refuse(99));
+
+		// 1 s + 2 s waited; another 4 s would make 7 s > 4 s.
+		expect(service.arrivals.filter((arrival) => arrival.job === 0).map(({ at }) => at - start)).toEqual([0, 1000, 3000]);
+		expect(service.givenUp).toEqual([{ job: 0, waitedMs: 3000, askedMs: 4000 }]);
+		expect([...service.delivered.keys()].sort()).toEqual([1, 2]);
+	});
+
+	test('a Retry-After longer than Rate Limit Max Wait is not waited for at all', async () => {
+		const { service } = await runSchedule(1, { ...adaptive, maxWaitMs: 60_000 }, {}, refuse(99, 3_600_000));
+
+		expect(service.arrivals).toHaveLength(1);
+		expect(service.givenUp).toEqual([{ job: 0, waitedMs: 0, askedMs: 3_600_000 }]);
+	});
+
+	test('Rate Limit Max Wait 0: never resent', async () => {
+		const { service } = await runSchedule(1, { ...adaptive, maxWaitMs: 0 }, {}, refuse(99, 1000));
+
+		expect(service.arrivals).toHaveLength(1);
+		expect(service.givenUp).toHaveLength(1);
+	});
+
+	test("a give-up that says 'stop' ends the run: nothing new starts", async () => {
+		const clock = new VirtualClock(0);
+		const sim = new Service(clock, { latencyMs: 10 }, refuse(99));
+		sim.onGiveUp = 'stop';
+		await clock.run(schedule(50, sim.sender, { ...adaptive, concurrency: 1, maxWaitMs: 1500 }, clock));
+
+		// Item 0: refused at 0 and after 1 s; a 2 s wait would pass 1.5 s. Items 1… never start.
+		expect(sim.arrivals.map((arrival) => arrival.job)).toEqual([0, 0]);
+		expect(sim.givenUp).toHaveLength(1);
+	});
+});
+
+describe('stop', () => {
+	test.each([
+		["an answer 'stop'", { kind: 'stop' } as const],
+		['a send that throws', 'throw' as const],
+	])('%s: no new start from then on; the requests in flight finish before schedule() returns', async (_name, outcome) => {
+		const clock = new VirtualClock(0);
+		// Items 3, 4, 5 start at 100 ms; item 4 fails, answered at 150 ms, the other two at 200 ms.
+		const sim = new Service(clock, { latencyMs: (job) => (job === 4 ? 50 : 100) }, (job) =>
+			job === 4 ? outcome : undefined,
+		);
+		let answeredAtReturn = -1;
+		let inFlightAtReturn = -1;
+		const work = schedule(30, sim.sender, { ...adaptive, concurrency: 3 }, clock).then((stats) => {
+			answeredAtReturn = sim.answered;
+			inFlightAtReturn = sim.inFlight;
+			return stats;
+		});
+		const stats = await clock.run(work);
+
+		const stopAt = clock.now() - 200 + 150;
+		expect(sim.arrivals.filter((arrival) => arrival.at >= stopAt)).toEqual([]);
+		// Items 3 and 5, in flight when item 4 failed, finish: none is abandoned.
+		expect(sim.arrivals.map((arrival) => arrival.job)).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(inFlightAtReturn).toBe(0);
+		expect(answeredAtReturn).toBe(6);
+		expect(stats.attempts).toBe(6);
+		expect([...sim.delivered.keys()].sort()).toEqual([0, 1, 2, 3, 5]);
+	});
+});
+
+describe('rate limited service (fixed window, N per second)', () => {
+	const N = 100;
+	const ITEMS = 2000;
+	const IDEAL_MS = (ITEMS / N) * 1000;
+
+	const lossless = (service: Service, stats: ScheduleStats) => {
+		expect(service.delivered.size).toBe(ITEMS);
+		expect(service.duplicates).toBe(0);
+		expect(service.givenUp).toEqual([]);
+		expect(stats.attempts).toBe(ITEMS + stats.throttled);
+		expect(stats.throttled).toBe(service.throttled);
+		expect(stats.rate).toBeDefined();
+	};
+
+	// [Retry-After, latency ms, start offset into a second]
+	const cases: Array<[RetryAfterStyle, number, number]> = [
+		['seconds', 0, 437],
+		['date', 0, 437],
+		['seconds', 50, 437],
+		['date', 50, 437],
+		['none', 50, 437],
+		['none', 0, 0],
+		['seconds', 0, 900],
+		['date', 0, 900],
+	];
+	test.each(cases)(
+		`defaults, Retry-After %s, latency %i ms, starting %i ms into a second: ${ITEMS} items all delivered once, none given up, within 1.15× of ${ITEMS} ÷ ${N}/s`,
+		async (retryAfter, latencyMs, offset) => {
+			const { service, stats, ms } = await runSchedule(ITEMS, adaptive, { latencyMs, perSecond: N, retryAfter }, undefined, offset);
+
+			lossless(service, stats);
+			expect(ms).toBeLessThanOrEqual(1.15 * IDEAL_MS);
+		},
+	);
+
+	/*
+	 * KNOWN MISS, reported to the scheduler's owner: without Retry-After the scheduler backs each
+	 * refused item off 1 s, 2 s, 4 s, 8 s … even while the service is delivering 100 a second, so an
+	 * item refused 4–5 times (the 10 % rate probe keeps a few refusals coming) waits 8–16 s after the
+	 * rest are done: 31.6 s (1.58×) starting 437 ms into a second, 34.1 s (1.70×) at 900 ms.
+	 * Backing off by the base 1 s while deliveries in the last second are > 0 (exponential only
+	 * when nothing gets through) gives 19.4 s / 19.1 s here. Remove `.failing` once fixed.
+	 */
+	test.failing.each<[RetryAfterStyle, number, number]>([
+		['none', 0, 437],
+		['none', 0, 900],
+	])(
+		`KNOWN MISS: defaults, Retry-After %s, latency %i ms, starting %i ms into a second: within 1.15× of ${ITEMS} ÷ ${N}/s`,
+		async (retryAfter, latencyMs, offset) => {
+			const { service, stats, ms } = await runSchedule(ITEMS, adaptive, { latencyMs, perSecond: N, retryAfter }, undefined, offset);
+
+			lossless(service, stats);
+			expect(ms).toBeLessThanOrEqual(1.15 * IDEAL_MS);
+		},
+	);
+
+	test.each<RetryAfterStyle>(['seconds', 'none'])(
+		'the quota is already spent when the run starts (Retry-After %s): still lossless',
+		async (retryAfter) => {
+			// The first (partial) window admits nothing, then 100 a second. Ideal: 0.563 s + 20 s.
+			let start = 0;
+			const clock = new VirtualClock(437);
+			start = clock.now();
+			const sim = new Service(clock, { perSecond: (now) => (now - start < 563 ? 0 : N), retryAfter });
+			const stats = await clock.run(schedule(ITEMS, sim.sender, adaptive, clock));
+
+			lossless(sim, stats);
+			// Slow, reported: 44.6 s (2.2× the ideal 20.6 s). The first 429 comes with nothing
+			// delivered in the last second, so the rate starts at 1/s and climbs 10 % a half second.
+			expect(clock.now() - start).toBeLessThan(60_000);
+		},
+	);
+
+	test('pinned concurrency against the same limit: lossless and within 1.15× too', async () => {
+		const { service, stats, ms } = await runSchedule(ITEMS, { ...adaptive, concurrency: 20 }, { perSecond: N, retryAfter: 'seconds' });
+
+		lossless(service, stats);
+		expect(ms).toBeLessThanOrEqual(1.15 * IDEAL_MS);
+	});
+
+	test.each<RetryAfterStyle>(['seconds', 'date', 'none'])(
+		'the limit changes mid-run, 100 → 50 → 100 per second (Retry-After %s): lossless, within 1.15× of the ideal',
+		async (retryAfter) => {
+			let start = 0;
+			const perSecond = (now: number) => (now - start < 10_000 ? 100 : now - start < 20_000 ? 50 : 100);
+			const clock = new VirtualClock(0);
+			start = clock.now();
+			const sim = new Service(clock, { perSecond, retryAfter });
+			const stats = await clock.run(schedule(ITEMS, sim.sender, adaptive, clock));
+			const ms = clock.now() - start;
+
+			// Ideal: 1,000 in the first 10 s, 500 in the next 10 s, the last 500 at 100/s.
+			const ideal = 25_000;
+			lossless(sim, stats);
+			expect(ms).toBeLessThanOrEqual(1.15 * ideal);
+			// After the limit drops, the pace follows it down: the 10–20 s stretch delivers about 500.
+			const deliveredBetween = sim.arrivals.filter(
+				(arrival) => arrival.status === 200 && arrival.at - start >= 10_000 && arrival.at - start < 20_000,
+			).length;
+			expect(deliveredBetween).toBe(500);
+		},
+	);
+});
