@@ -113,7 +113,7 @@ test(`${ITEMS.toLocaleString('en')} items with faults sprinkled in, continue-on-
 	}, 2);
 	const started = Date.now();
 	const { output, error } = await runNode({
-		parameters: parameters({ rateLimitRetries: 0 }),
+		parameters: parameters({ rateLimitMaxWait: 0 }),
 		items: inputItems('faulty'),
 		credentials: { apiKey: API_KEY, baseUrl: sandbox.url },
 		continueOnFail: true,

@@ -32,7 +32,7 @@ const SMS: INodeParameters = {
 	...OPERATION.sms,
 	phoneNumber: '+6281234567890',
 	message: 'Kode OTP 482913',
-	options: { phoneNumberFormat: 'strict', rateLimitRetries: 0, timeout: 10000 },
+	options: { phoneNumberFormat: 'strict', rateLimitMaxWait: 0, timeout: 10000 },
 };
 
 let logs: LogCapture;
@@ -156,7 +156,7 @@ describe("the credential's Base URL", () => {
 		['https://api.example.com?token=1', false],
 	])('%s → accepted: %s', (url, accepted) => {
 		const result = checkBaseUrl(url);
-		expect('baseUrl' in result).toBe(accepted);
+		expect('ok' in result).toBe(accepted);
 		if (!accepted && url !== '') expect('problem' in result && result.problem).toContain('Base URL');
 	});
 
