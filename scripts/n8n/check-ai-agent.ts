@@ -20,14 +20,14 @@
  *
  *   npx tsx scripts/n8n/check-ai-agent.ts     (after `npm run build`)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, MEDIA_RECIPIENT, readExampleWorkflow, sandboxCredential } from './lib/examples';
-import { CACHE_DIR, PACKAGE_NAME } from './lib/install';
+import { CACHE_DIR, N8N_DIR, PACKAGE_NAME } from './lib/install';
 import type { ExecutionSummary } from './lib/n8n';
 import type { OpenAiStandIn, ScriptedCall, ToolDefinition } from './lib/openaiStandIn';
 import { startOpenAiStandIn } from './lib/openaiStandIn';
@@ -39,6 +39,19 @@ const EXAMPLE_FILE = 'ai-agent-template-send.json';
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(CACHE_DIR, 'e2e-artifacts');
 
 const SENDER = '+6280011112222';
+
+/** AI Agent 3.1 is n8n 2.x's; n8n 1.123.x (N8N_VERSION=1.123.x) has the same agent as 3. */
+function agentVersionForInstalledN8n(): number {
+	const { version } = JSON.parse(readFileSync(join(N8N_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string };
+	return Number(version.split('.')[0]) < 2 ? 3 : 3.1;
+}
+
+function withAgentVersion(workflow: ExampleWorkflow, typeVersion: number): ExampleWorkflow {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => (node.type === '@n8n/n8n-nodes-langchain.agent' ? { ...node, typeVersion } : node)),
+	};
+}
 const SMS_RECIPIENT = '+6281234567890';
 
 /** What the scripted model asks each tool for, keyed by a phrase of the prompt. */
@@ -215,7 +228,7 @@ runCheck('AI-agent check', async ({ sandbox, expect }) => {
 
 	const standIn = await step('start the OpenAI-compatible stand-in', async () => await startOpenAiStandIn(script));
 	sandbox.startChat(MEDIA_RECIPIENT);
-	const example = readExampleWorkflow(EXAMPLE_FILE);
+	const example = withAgentVersion(readExampleWorkflow(EXAMPLE_FILE), agentVersionForInstalledN8n());
 	const valid = agentWorkflow(example, 'mcnAiCheckValid1', 'AI check: valid sends', [
 		'[sms-ok] Tell +6281234567890 by SMS that order INV-7 has shipped.',
 		'[media-ok] Send the INV-7 invoice PDF to the customer.',
