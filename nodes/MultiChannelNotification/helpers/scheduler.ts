@@ -8,9 +8,12 @@
  * - **Pinned** (Concurrency set): exactly that many in flight.
  * - **Rate limited**: the first HTTP 429 switches on a request rate, set to what the service
  *   delivered in the last second; it is raised by 10 % every half second without a 429 (the
- *   probe) and cut back to the delivered rate on the next 429, at most once a second. A 429'd
- *   item is queued again after the Retry-After the service gave (else 1 s, 2 s, 4 s … up to 30 s);
- *   it gives up once its waiting would pass the item's budget.
+ *   probe) and cut back to the delivered rate on the next 429, at most once a second. A 429 when
+ *   nothing at all got through in the last second (a quota already spent) pauses every send for
+ *   the Retry-After (else 1 s) and keeps the estimate, rather than starting over from 1 request/s.
+ *   A 429'd item is queued again after the Retry-After the service gave; without one, after 1 s
+ *   while messages are getting through (the rate is the backoff), else 1 s, 2 s, 4 s … up to
+ *   30 s. It gives up once its waiting would pass the item's budget.
  * - **Batches** (Batch Interval set): a batch of `limit` items, all answered, then the pause.
  *
  * A 429 is the only answer ever sent again: it means the request was refused, not delivered.
@@ -72,6 +75,7 @@ class Pace {
 	limit: number;
 	rate = Infinity;
 	private nextSlot = 0;
+	private pausedUntil = -Infinity;
 	private lastCut = -Infinity;
 	private lastProbe = -Infinity;
 	private readonly delivered: number[] = [];
@@ -82,7 +86,7 @@ class Pace {
 
 	/** Earliest time the next request may start under the rate. */
 	slot(): number {
-		return this.rate === Infinity ? -Infinity : this.nextSlot;
+		return Math.max(this.pausedUntil, this.rate === Infinity ? -Infinity : this.nextSlot);
 	}
 
 	take(now: number): void {
@@ -104,11 +108,16 @@ class Pace {
 		}
 	}
 
-	onThrottled(now: number): void {
+	onThrottled(now: number, retryAfterMs: number | undefined): void {
 		if (now - this.lastCut < CUT_EVERY_MS) return;
-		const measured = Math.max(1, this.deliveredSince(now - CUT_EVERY_MS));
-		this.rate = this.rate === Infinity ? measured : Math.min(this.rate, measured);
+		const measured = this.deliveredSince(now - CUT_EVERY_MS);
 		this.lastCut = now;
+		if (measured === 0) {
+			// Nothing got through: the service's window is spent. Wait for it, keep the estimate.
+			this.pausedUntil = Math.max(this.pausedUntil, now + (retryAfterMs ?? BACKOFF_BASE_MS));
+			return;
+		}
+		this.rate = this.rate === Infinity ? measured : Math.min(this.rate, measured);
 		this.lastProbe = now;
 		this.nextSlot = now + 1000 / this.rate;
 	}
@@ -142,9 +151,10 @@ export async function schedule(
 		else if (attempt.kind === 'done') pace.onDone(now);
 		else {
 			stats.throttled++;
-			pace.onThrottled(now);
+			pace.onThrottled(now, attempt.retryAfterMs);
 			job.firstThrottledAt ??= now;
-			const wait = attempt.retryAfterMs ?? backoff(job.attempt);
+			const flowing = pace.deliveredSince(now - CUT_EVERY_MS) > 0;
+			const wait = attempt.retryAfterMs ?? (flowing ? BACKOFF_BASE_MS : backoff(job.attempt));
 			const waited = now - job.firstThrottledAt;
 			if (waited + wait > settings.maxWaitMs) {
 				if (sender.giveUp(job.index, waited, wait) === 'stop') stopped = true;
