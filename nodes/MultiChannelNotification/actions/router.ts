@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isToolRun, toolResultForError } from '../helpers/tool';
-import { operationFor, operationProperties } from './registry';
+import { operationFor } from './registry';
 import type { Ready } from './shared/delivery';
 import { deliver } from './shared/delivery';
 import { readItemOptions } from './shared/options';
@@ -27,7 +27,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// every problem, named by its argument, and can try again; the agent run goes on.
 	const tool = isToolRun(this);
 	const outcomes = new Outcomes(this, items.length, tool ? 'tool' : this.continueOnFail() ? 'item' : 'throw', (error) =>
-		toolResultForError(error, operationProperties, this.getNode().parameters),
+		toolResultForError(error, operation.description, this.getNode().parameters),
 	);
 
 	const ready: Ready[] = [];
