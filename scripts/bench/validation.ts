@@ -123,7 +123,13 @@ function median(values: number[]): number {
 	return sorted[Math.floor(sorted.length / 2)];
 }
 
-for (const { name, operation, parameters } of CASES) {
+export function contextFor(name: string): IExecuteFunctions {
+	const found = CASES.find((c) => c.name === name)!;
+	const [resource, operationName] = RESOURCE[name];
+	return stubContext({ resource, operation: operationName, ...found.parameters });
+}
+
+if (!process.env.NO_MAIN) for (const { name, operation, parameters } of CASES) {
 	const [resource, operationName] = RESOURCE[name];
 	const context = stubContext({ resource, operation: operationName, ...parameters });
 	operation.prepare.call(context, 0); // throws here if the representative item is not valid

@@ -1,18 +1,24 @@
 import type { INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
+import type { z } from 'zod/v4';
 
-export type IssuePath = ReadonlyArray<string | number>;
+import type { FieldLabels } from '../schemas/common';
+import type { Problem } from './errors';
+import { inputError } from './errors';
 
-/** Names the UI field an issue is about, e.g. `['to']` → `To`. */
-export type FieldLabeler = (path: IssuePath, issue: ZodIssue) => string;
+/**
+ * The one path from a schema's verdict to the user: each zod issue becomes a Problem naming the
+ * field as the editor labels it (from the schema's label table: the issue's path starts with
+ * the node parameter), the rule (the schema's own message) and the value the item held.
+ */
+
+type Issue = z.core.$ZodIssue;
+type IssuePath = ReadonlyArray<PropertyKey>;
 
 const MAX_SHOWN_VALUE = 80;
 
 const TYPE_NAMES: Record<string, string> = {
 	string: 'text',
 	number: 'a number',
-	integer: 'a whole number',
 	boolean: 'true or false',
 	array: 'a list (JSON array)',
 	object: 'an object',
@@ -20,13 +26,10 @@ const TYPE_NAMES: Record<string, string> = {
 	undefined: 'nothing',
 };
 
-function valueAt(candidate: unknown, path: IssuePath): unknown {
-	let current: unknown = candidate;
-	for (const key of path) {
-		if (typeof current !== 'object' || current === null) return undefined;
-		current = (current as Record<string | number, unknown>)[key];
-	}
-	return current;
+function typeName(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return TYPE_NAMES.array;
+	return TYPE_NAMES[typeof value] ?? typeof value;
 }
 
 function safeStringify(value: unknown): string | undefined {
@@ -41,78 +44,86 @@ function safeStringify(value: unknown): string | undefined {
 
 /** The offending value as the user typed it, shortened; undefined when showing it would not help. */
 export function showValue(value: unknown): string | undefined {
-	if (value === undefined) return undefined;
-	let shown: string;
-	if (typeof value === 'string') {
-		shown = JSON.stringify(value);
-	} else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
-		shown = String(value);
-	} else {
-		shown = safeStringify(value) ?? '(a value too deeply nested to show)';
-	}
+	if (value === undefined || Array.isArray(value)) return undefined;
+	const shown =
+		typeof value === 'string'
+			? JSON.stringify(value)
+			: typeof value === 'number' || typeof value === 'boolean' || value === null
+				? String(value)
+				: (safeStringify(value) ?? '(a value too deeply nested to show)');
 	return shown.length > MAX_SHOWN_VALUE ? `${shown.slice(0, MAX_SHOWN_VALUE - 1)}…` : shown;
 }
 
 /** The rule an issue broke, phrased to follow the field's label ("To must be …"). */
-export function describeRule(issue: ZodIssue): string {
+export function describeRule(issue: Issue, value: unknown): string {
+	// Our schemas phrase every rule they state this way; zod's generic texts are rephrased.
+	if (/^(must|is|has) /.test(issue.message)) return issue.message;
 	switch (issue.code) {
 		case 'invalid_type':
-			if (issue.received === 'undefined' || issue.received === 'null') return 'is required';
-			return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected} (got ${TYPE_NAMES[issue.received] ?? issue.received})`;
-		case 'invalid_literal':
-			return `must be ${JSON.stringify(issue.expected)}`;
+			if (value === undefined || value === null) return 'is required';
+			return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected} (got ${typeName(value)})`;
+		case 'invalid_value':
+			return issue.values.length === 1
+				? `must be ${JSON.stringify(issue.values[0])}`
+				: `must be one of ${issue.values.map((option) => JSON.stringify(option)).join(', ')}`;
 		case 'unrecognized_keys':
 			return `has unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys
 				.map((key) => `"${key}"`)
 				.join(', ')}: remove ${issue.keys.length > 1 ? 'them' : 'it'}`;
-		case 'invalid_union_discriminator':
-		case 'invalid_enum_value':
-			return `must be one of ${issue.options.map((option) => JSON.stringify(option)).join(', ')}`;
 		case 'too_small':
-		case 'too_big':
-			if (issue.type === 'array') {
-				const count = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
-				const entries = `${count} ${count === 1 ? 'entry' : 'entries'}`;
-				if (issue.exact) return `must have exactly ${entries}`;
-				return issue.code === 'too_small' ? `must have at least ${entries}` : `must have at most ${entries}`;
-			}
-			return issue.message;
+		case 'too_big': {
+			const count = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
+			const entries = `${count} ${count === 1 ? 'entry' : 'entries'}`;
+			return issue.code === 'too_small' ? `must have at least ${entries}` : `must have at most ${entries}`;
+		}
 		default:
 			return issue.message;
 	}
 }
 
-function formatIssue(issue: ZodIssue, candidate: unknown, labelFor: FieldLabeler): string {
-	const label = labelFor(issue.path, issue);
-	const rule = describeRule(issue);
-	// Whole-list rules already carry their count; a missing value has nothing to show.
-	const showsValue = issue.code !== 'unrecognized_keys' && issue.path.length > 0 && !rule.startsWith('is required');
-	const value = showsValue ? showValue(valueAt(candidate, issue.path)) : undefined;
-	return value === undefined ? `${label} ${rule}` : `${label} ${rule} — got ${value}`;
+function jsonPath(path: IssuePath): string {
+	return path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('');
+}
+
+/** The field as the editor names it: "Quick Reply Buttons → Button 2 → Payload". */
+export function fieldOf(path: IssuePath, labels: FieldLabels): Pick<Problem, 'field' | 'parameter'> {
+	const [key, ...rest] = path;
+	const entry = labels[String(key)];
+	if (entry === undefined) return { field: key === undefined ? 'Item' : String(key) };
+	const parameter = entry.parameter ?? String(key);
+	if (rest.length === 0) return { field: entry.label, parameter };
+	if (entry.json) return { field: `${entry.label} at ${jsonPath(rest)}`, parameter };
+	const parts = rest.map((part) =>
+		typeof part === 'number' ? `${entry.entry ?? 'Entry'} ${part + 1}` : (entry.parts?.[String(part)] ?? String(part)),
+	);
+	return { field: [entry.label, ...parts].join(' → '), parameter };
+}
+
+/** One issue as the user reads it; the value is the one zod reports (parsed with `reportInput`). */
+export function problemOf(issue: Issue, labels: FieldLabels): Problem {
+	const value = issue.input;
+	const rule = describeRule(issue, value);
+	// Unknown keys are named in the rule; a missing value has nothing to show.
+	const shown = issue.code === 'unrecognized_keys' || rule.startsWith('is required') ? undefined : showValue(value);
+	return { ...fieldOf(issue.path, labels), rule, ...(shown === undefined ? {} : { value: shown }) };
 }
 
 /**
- * Parses a candidate request with its schema. On failure throws a NodeOperationError for the
- * item whose message names the first problem (field as labelled in the UI, value, rule) and
- * whose description lists every problem found, so one run shows everything to fix.
+ * Parses an item's candidate (the editor's fields as read) with its request schema and returns
+ * the request body. On failure throws one input error listing every problem of the item.
  */
 export function parseOrThrow<Output>(
 	node: INode,
-	schema: ZodType<Output, ZodTypeDef, unknown>,
+	schema: z.ZodType<Output>,
 	candidate: unknown,
 	itemIndex: number,
-	labelFor: FieldLabeler,
+	labels: FieldLabels,
 ): Output {
-	const result = schema.safeParse(candidate);
+	const result = schema.safeParse(candidate, { reportInput: true });
 	if (result.success) return result.data;
-
-	const problems = result.error.issues.map((issue) => formatIssue(issue, candidate, labelFor));
-	const description = [
-		...(problems.length > 1 ? problems.map((problem) => `• ${problem}`) : []),
-		'Nothing was sent for this item.',
-	].join('\n');
-	throw new NodeOperationError(node, `Item ${itemIndex}: ${problems[0]}`, {
+	throw inputError(
+		node,
 		itemIndex,
-		description,
-	});
+		result.error.issues.map((issue) => problemOf(issue, labels)),
+	);
 }

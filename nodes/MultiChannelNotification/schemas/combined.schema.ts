@@ -1,18 +1,27 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
-import { smsRequestSchema } from './sms.schema';
-import { templateMessageSchema } from './template.schema';
+import type { FieldLabels } from './common';
+import { smsFields } from './sms.schema';
+import { TEMPLATE_LABELS, templateChecks, templateFields, toTemplateMessage } from './template.schema';
 
 /**
  * Combined notification with failover (spec: "Combined notification request"): the chat part is
- * exactly a template message, the SMS part exactly an SMS request. One parse checks both, so a
- * send never starts with only one half valid.
+ * exactly a template message, the SMS part exactly an SMS request, with the same rules. One
+ * parse checks both, so a send never starts with only one half valid.
  */
-export const combinedRequestSchema = z
-	.object({
-		chat: templateMessageSchema,
-		sms: smsRequestSchema,
-	})
-	.strict();
 
-export type CombinedRequest = z.infer<typeof combinedRequestSchema>;
+export const COMBINED_LABELS = {
+	...TEMPLATE_LABELS,
+	smsPhoneNumber: { label: 'SMS Phone Number' },
+	smsMessage: { label: 'SMS Message' },
+} satisfies FieldLabels;
+
+export const combinedSendSchema = z
+	.object({ ...templateFields, smsPhoneNumber: smsFields.phoneNumber, smsMessage: smsFields.message })
+	.check(templateChecks)
+	.transform((input) => ({
+		chat: toTemplateMessage(input),
+		sms: { phone_number: input.smsPhoneNumber, message: input.smsMessage },
+	}));
+
+export type CombinedRequest = z.output<typeof combinedSendSchema>;

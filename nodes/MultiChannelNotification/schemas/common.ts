@@ -1,4 +1,12 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
+
+/**
+ * Rules shared by several requests. Every schema here checks one editor field and carries the
+ * rule's message; the field's label lives in the label table of the schema that uses it.
+ *
+ * zod's v4 API from the `zod/v4` subpath: n8n 1.123.x and 2.x ship zod 3.25.x, which resolves
+ * it at run time (zod is not bundled with this package), and it validates several times faster.
+ */
 
 /**
  * E.164 (spec: Limits → Phone number format): a leading `+`, the country code (never starting
@@ -14,25 +22,39 @@ export const SMS_COUNTRY_PREFIX = '+62';
 export const SMS_COUNTRY_RULE =
 	'must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now)';
 
+export const REQUIRED_RULE = 'is required and must not be empty';
 export const HTTPS_RULE = 'must be a valid https:// URL';
 
-export const requiredText = z
-	.string()
-	.refine((value) => value.trim().length > 0, { message: 'is required and must not be empty' });
+const NOT_BLANK = /\S/;
+export const requiredText = z.string().refine((value) => NOT_BLANK.test(value), { error: REQUIRED_RULE });
 
-export const e164PhoneNumber = z.string().regex(E164_PATTERN, { message: E164_RULE });
+export const e164PhoneNumber = z.string().regex(E164_PATTERN, { error: E164_RULE });
 
 // The country is judged only on a well-formed number, so one mistake gives one message.
 export const smsPhoneNumber = e164PhoneNumber.refine(
 	(value) => !E164_PATTERN.test(value) || value.startsWith(SMS_COUNTRY_PREFIX),
-	{ message: SMS_COUNTRY_RULE },
+	{ error: SMS_COUNTRY_RULE },
 );
 
 /** Spec: media links and the header image link use https. */
 export function isHttpsUrl(value: string): boolean {
-	if (!/^https:\/\/\S+$/i.test(value) || !URL.canParse(value)) return false;
-	const url = new URL(value);
-	return url.protocol === 'https:' && url.hostname.length > 0;
+	return /^https:\/\/\S+$/i.test(value) && URL.canParse(value) && new URL(value).hostname.length > 0;
 }
 
-export const httpsUrl = z.string().refine(isHttpsUrl, { message: HTTPS_RULE });
+export const httpsUrl = z.string().refine(isHttpsUrl, { error: HTTPS_RULE });
+
+/**
+ * How the fields of one request are named in the editor, keyed by the node parameter the
+ * schema's input uses (so an issue's path starts with the parameter's name). `entry` names the
+ * items of a list field ("Button 2"), `parts` the keys inside one item, `json` marks a JSON
+ * field whose inner path is shown as written ("at [1].parameters[0].text").
+ */
+export interface FieldLabel {
+	label: string;
+	/** The node parameter, when it is not the key itself (an option inside Options). */
+	parameter?: string;
+	entry?: string;
+	parts?: Record<string, string>;
+	json?: boolean;
+}
+export type FieldLabels = Record<string, FieldLabel>;

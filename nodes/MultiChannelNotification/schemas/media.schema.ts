@@ -1,31 +1,40 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
-import { e164PhoneNumber, httpsUrl, requiredText } from './common';
+import type { FieldLabels } from './common';
+import { e164PhoneNumber, httpsUrl } from './common';
 
-/** Media message (spec: "Media message objects"). Only an image carries a caption. */
+/**
+ * Media message (spec: "Media message objects"). Only an image carries a caption; the spec's
+ * default `recipient_type` ("individual", the only value it documents) is always sent.
+ */
 
 export const MEDIA_TYPES = ['image', 'video', 'audio', 'document'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
-const envelope = {
-	from: e164PhoneNumber,
-	to: e164PhoneNumber,
-	recipient_type: requiredText.optional(),
-};
+export const RECIPIENT_TYPE = 'individual';
 
-const linkOnly = z.object({ link: httpsUrl }).strict();
+export const MEDIA_LABELS = {
+	from: { label: 'From' },
+	to: { label: 'To' },
+	mediaType: { label: 'Media Type' },
+	mediaUrl: { label: 'Media URL' },
+	caption: { label: 'Caption' },
+} satisfies FieldLabels;
 
-export const mediaMessageSchema = z.discriminatedUnion('type', [
-	z
-		.object({
-			...envelope,
-			type: z.literal('image'),
-			image: z.object({ link: httpsUrl, caption: z.string().optional() }).strict(),
-		})
-		.strict(),
-	z.object({ ...envelope, type: z.literal('video'), video: linkOnly }).strict(),
-	z.object({ ...envelope, type: z.literal('audio'), audio: linkOnly }).strict(),
-	z.object({ ...envelope, type: z.literal('document'), document: linkOnly }).strict(),
-]);
+export const mediaSendSchema = z
+	.object({
+		from: e164PhoneNumber,
+		to: e164PhoneNumber,
+		mediaType: z.enum(MEDIA_TYPES, { error: `must be one of ${MEDIA_TYPES.join(', ')}` }),
+		mediaUrl: httpsUrl,
+		caption: z.string().optional(),
+	})
+	.transform(({ from, to, mediaType, mediaUrl, caption }) => ({
+		from,
+		to,
+		type: mediaType,
+		recipient_type: RECIPIENT_TYPE,
+		[mediaType]: mediaType === 'image' && caption ? { link: mediaUrl, caption } : { link: mediaUrl },
+	}));
 
-export type MediaMessage = z.infer<typeof mediaMessageSchema>;
+export type MediaMessage = z.output<typeof mediaSendSchema>;

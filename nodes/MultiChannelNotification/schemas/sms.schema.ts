@@ -1,13 +1,23 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
+import type { FieldLabels } from './common';
 import { requiredText, smsPhoneNumber } from './common';
 
-/** SMS notification request (spec: "SMS notification request"); also the `sms` part of a combined send. */
-export const smsRequestSchema = z
-	.object({
-		phone_number: smsPhoneNumber,
-		message: requiredText,
-	})
-	.strict();
+/**
+ * SMS notification request (spec: "SMS notification request"). The input is the editor's
+ * fields; the output is the body the service takes. Send with Failover reuses both fields for
+ * its SMS part (combined.schema.ts).
+ */
 
-export type SmsRequest = z.infer<typeof smsRequestSchema>;
+export const SMS_LABELS = {
+	phoneNumber: { label: 'Phone Number' },
+	message: { label: 'Message' },
+} satisfies FieldLabels;
+
+export const smsFields = { phoneNumber: smsPhoneNumber, message: requiredText };
+
+export const smsSendSchema = z
+	.object(smsFields)
+	.transform(({ phoneNumber, message }) => ({ phone_number: phoneNumber, message }));
+
+export type SmsRequest = z.output<typeof smsSendSchema>;

@@ -3,27 +3,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readText } from '../../helpers/parameters';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
-import type { IssuePath } from '../../helpers/validation';
 import { parseOrThrow } from '../../helpers/validation';
-import type { MediaType } from '../../schemas';
-import { mediaMessageSchema } from '../../schemas';
+import { MEDIA_LABELS as LABELS, mediaSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
 import { optionsField, readPhoneNumberFormat } from '../shared/options';
-import { LABELS as TEMPLATE_LABELS, recipientField, senderField } from '../shared/template';
-
-const LABELS = {
-	mediaType: 'Media Type',
-	mediaUrl: 'Media URL',
-	caption: 'Caption',
-	recipientType: 'Recipient Type',
-} as const;
+import { recipientField, senderField } from '../shared/template/fields';
 
 const fields: INodeProperties[] = [
 	senderField,
 	recipientField,
 	{
-		displayName: LABELS.mediaType,
+		displayName: LABELS.mediaType.label,
 		name: 'mediaType',
 		type: 'options',
 		options: [
@@ -33,10 +24,10 @@ const fields: INodeProperties[] = [
 			{ name: 'Document', value: 'document' },
 		],
 		default: 'image',
-		description: 'Kind of media to send',
+		description: 'Kind of file to send',
 	},
 	{
-		displayName: LABELS.mediaUrl,
+		displayName: LABELS.mediaUrl.label,
 		name: 'mediaUrl',
 		type: 'string',
 		required: true,
@@ -45,20 +36,12 @@ const fields: INodeProperties[] = [
 		description: 'Public https link to the file',
 	},
 	{
-		displayName: LABELS.caption,
+		displayName: LABELS.caption.label,
 		name: 'caption',
 		type: 'string',
 		default: '',
 		displayOptions: { show: { mediaType: ['image'] } },
 		description: 'Text shown with the image (only images carry a caption)',
-	},
-	{
-		displayName: LABELS.recipientType,
-		name: 'recipientType',
-		type: 'options',
-		options: [{ name: 'Individual', value: 'individual' }],
-		default: 'individual',
-		description: 'Kind of recipient; the service documents "individual"',
 	},
 	{
 		displayName:
@@ -75,36 +58,18 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	fields,
 );
 
-function label(path: IssuePath): string {
-	const [first, second] = path;
-	if (first === 'from') return TEMPLATE_LABELS.from;
-	if (first === 'to') return TEMPLATE_LABELS.to;
-	if (first === 'type') return LABELS.mediaType;
-	if (first === 'recipient_type') return LABELS.recipientType;
-	if (second === 'caption') return LABELS.caption;
-	if (second === 'link') return LABELS.mediaUrl;
-	return 'Media message';
-}
-
+/** Output: the service's answer plus `from` and `to` as sent. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
-	const mediaType = this.getNodeParameter('mediaType', itemIndex) as MediaType;
+	const mediaType = this.getNodeParameter('mediaType', itemIndex) as unknown;
 	const caption = mediaType === 'image' ? readText(this, 'caption', itemIndex) : '';
-	const recipientType = readText(this, 'recipientType', itemIndex, { trim: true });
 	const candidate = {
 		from: normalizePhoneNumber(readText(this, 'from', itemIndex, { trim: true }), phoneNumberFormat),
 		to: normalizePhoneNumber(readText(this, 'to', itemIndex, { trim: true }), phoneNumberFormat),
-		type: mediaType,
-		...(recipientType === '' ? {} : { recipient_type: recipientType }),
-		[mediaType]: {
-			link: readText(this, 'mediaUrl', itemIndex, { trim: true }),
-			...(caption === '' || caption === null || caption === undefined ? {} : { caption }),
-		},
+		mediaType,
+		mediaUrl: readText(this, 'mediaUrl', itemIndex, { trim: true }),
+		...(caption === '' || caption === null || caption === undefined ? {} : { caption }),
 	};
-	const body = parseOrThrow(this.getNode(), mediaMessageSchema, candidate, itemIndex, label);
-	return {
-		endpoint: ENDPOINTS.chatMessage,
-		body,
-		extras: { from: body.from, to: body.to },
-	};
+	const body = parseOrThrow(this.getNode(), mediaSendSchema, candidate, itemIndex, LABELS);
+	return { endpoint: ENDPOINTS.chatMessage, body, extras: { from: body.from, to: body.to } };
 }

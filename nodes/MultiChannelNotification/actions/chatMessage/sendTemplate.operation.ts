@@ -2,29 +2,24 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseOrThrow } from '../../helpers/validation';
-import { templateMessageSchema } from '../../schemas';
+import { TEMPLATE_LABELS, templateSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { optionsField, readPhoneNumberFormat } from '../shared/options';
-import {
-	readTemplateMessage,
-	templateFieldLabel,
-	templateFields,
-	templatePreview,
-} from '../shared/template';
+import { readPhoneNumberFormat } from '../shared/options';
+import { templateFields, templateOptionsField } from '../shared/template/fields';
+import { templatePreview } from '../shared/template/preview';
+import { readTemplateFields } from '../shared/template/read';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['chatMessage'], operation: ['sendTemplate'] } },
-	[...templateFields, optionsField],
+	[...templateFields, templateOptionsField],
 );
 
+/** Output: the service's answer plus `from` and `to` as sent, and `preview` when Template Content is set. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
-	const { message, mode } = readTemplateMessage(this, itemIndex, phoneNumberFormat);
-	const body = parseOrThrow(this.getNode(), templateMessageSchema, message, itemIndex, (path, issue) =>
-		templateFieldLabel(path, issue, message, mode),
-	);
-	const preview = templatePreview(this, itemIndex, body, mode);
+	const candidate = readTemplateFields(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
+	const body = parseOrThrow(this.getNode(), templateSendSchema, candidate, itemIndex, TEMPLATE_LABELS);
+	const preview = templatePreview(candidate.templateContent, body);
 	return {
 		endpoint: ENDPOINTS.chatMessage,
 		body,

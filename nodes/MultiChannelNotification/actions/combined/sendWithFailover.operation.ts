@@ -2,18 +2,23 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseOrThrow } from '../../helpers/validation';
-import { combinedRequestSchema } from '../../schemas';
+import { COMBINED_LABELS as LABELS, combinedSendSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
-import { optionsField, readPhoneNumberFormat } from '../shared/options';
-import { FAILOVER_SMS_FIELDS, readSms, smsFieldLabel, smsFields } from '../shared/sms';
-import {
-	readTemplateMessage,
-	templateFieldLabel,
-	templateFields,
-	templatePreview,
-} from '../shared/template';
+import { readPhoneNumberFormat } from '../shared/options';
+import { readSms, smsFields } from '../shared/sms';
+import { templateFields, templateOptionsField } from '../shared/template/fields';
+import { templatePreview } from '../shared/template/preview';
+import { readTemplateFields } from '../shared/template/read';
+
+const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'smsMessage' };
+
+const [smsPhoneNumberField, smsMessageField] = smsFields(
+	SMS_NAMES,
+	{ phoneNumber: LABELS.smsPhoneNumber, message: LABELS.smsMessage },
+	'Who gets the SMS: the To number unless you change it. SMS can only go to Indonesian numbers (+62) for now, so set another number here when To is not one.',
+);
 
 const fields: INodeProperties[] = [
 	{
@@ -24,8 +29,9 @@ const fields: INodeProperties[] = [
 		default: '',
 	},
 	...templateFields,
-	...smsFields(FAILOVER_SMS_FIELDS),
-	optionsField,
+	{ ...smsPhoneNumberField, default: '={{ $parameter["to"] }}' },
+	smsMessageField,
+	templateOptionsField,
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(
@@ -33,27 +39,25 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	fields,
 );
 
+/**
+ * Output: the service's answer plus `from` and `to` (chat part) and `phoneNumber` (SMS part) as
+ * sent, `preview` when Template Content is set, and each channel's status.
+ */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
-	const { message: chat, mode } = readTemplateMessage(this, itemIndex, phoneNumberFormat);
 	const candidate = {
-		chat,
-		sms: readSms(this, FAILOVER_SMS_FIELDS, itemIndex, phoneNumberFormat),
+		...readTemplateFields(this, itemIndex, phoneNumberFormat),
+		...readSms(this, SMS_NAMES, itemIndex, phoneNumberFormat),
 	};
-	const body = parseOrThrow(this.getNode(), combinedRequestSchema, candidate, itemIndex, (path, issue) => {
-		const [part, ...rest] = path;
-		if (part === 'chat') return templateFieldLabel(rest, issue, chat, mode);
-		if (part === 'sms') return smsFieldLabel(rest, FAILOVER_SMS_FIELDS);
-		return 'Combined request';
-	});
-	const preview = templatePreview(this, itemIndex, body.chat, mode);
+	const body = parseOrThrow(this.getNode(), combinedSendSchema, candidate, itemIndex, LABELS);
+	const preview = templatePreview(candidate.templateContent, body.chat);
 	return {
 		endpoint: ENDPOINTS.combined,
 		body,
 		extras: {
 			from: body.chat.from,
 			to: body.chat.to,
-			smsPhoneNumber: body.sms.phone_number,
+			phoneNumber: body.sms.phone_number,
 			...(preview === undefined ? {} : { preview }),
 		},
 	};

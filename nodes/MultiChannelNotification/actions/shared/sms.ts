@@ -3,38 +3,34 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readText } from '../../helpers/parameters';
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
-import type { IssuePath } from '../../helpers/validation';
+import type { FieldLabel } from '../../schemas';
 
 /**
- * The SMS fields, declared once: SMS → Send uses them as `phoneNumber`/`message`, Send with
- * Failover as its SMS part `smsPhoneNumber`/`smsMessage`.
+ * The SMS fields, declared once: SMS → Send names them `phoneNumber`/`message`, Send with
+ * Failover `smsPhoneNumber`/`smsMessage` for its SMS part (whose number defaults to To).
  */
 export interface SmsFieldNames {
 	phoneNumber: string;
 	message: string;
-	labelPrefix: string;
 }
 
-export const SMS_FIELDS: SmsFieldNames = { phoneNumber: 'phoneNumber', message: 'message', labelPrefix: '' };
-export const FAILOVER_SMS_FIELDS: SmsFieldNames = {
-	phoneNumber: 'smsPhoneNumber',
-	message: 'smsMessage',
-	labelPrefix: 'SMS ',
-};
-
-export function smsFields(names: SmsFieldNames): INodeProperties[] {
+export function smsFields(
+	names: SmsFieldNames,
+	labels: { phoneNumber: FieldLabel; message: FieldLabel },
+	phoneNumberDescription: string,
+): INodeProperties[] {
 	return [
 		{
-			displayName: `${names.labelPrefix}Phone Number`,
+			displayName: labels.phoneNumber.label,
 			name: names.phoneNumber,
 			type: 'string',
 			required: true,
 			default: '',
 			placeholder: '+6281234567890',
-			description: 'Recipient in E.164 format. SMS can only go to Indonesian numbers (+62) for now.',
+			description: phoneNumberDescription,
 		},
 		{
-			displayName: `${names.labelPrefix}Message`,
+			displayName: labels.message.label,
 			name: names.message,
 			type: 'string',
 			required: true,
@@ -45,23 +41,18 @@ export function smsFields(names: SmsFieldNames): INodeProperties[] {
 	];
 }
 
+/** The SMS fields of the item as the schema takes them, keyed by node parameter. */
 export function readSms(
 	context: IExecuteFunctions,
 	names: SmsFieldNames,
 	itemIndex: number,
 	phoneNumberFormat: PhoneNumberFormat,
-) {
+): Record<string, unknown> {
 	return {
-		phone_number: normalizePhoneNumber(
+		[names.phoneNumber]: normalizePhoneNumber(
 			readText(context, names.phoneNumber, itemIndex, { trim: true }),
 			phoneNumberFormat,
 		),
-		message: readText(context, names.message, itemIndex),
+		[names.message]: readText(context, names.message, itemIndex),
 	};
-}
-
-export function smsFieldLabel(path: IssuePath, names: SmsFieldNames): string {
-	if (path[0] === 'phone_number') return `${names.labelPrefix}Phone Number`;
-	if (path[0] === 'message') return `${names.labelPrefix}Message`;
-	return names.labelPrefix ? 'SMS part' : 'SMS request';
 }

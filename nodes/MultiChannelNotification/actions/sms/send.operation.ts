@@ -2,26 +2,25 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseOrThrow } from '../../helpers/validation';
-import { smsRequestSchema } from '../../schemas';
+import { SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
 import { optionsField, readPhoneNumberFormat } from '../shared/options';
-import { readSms, SMS_FIELDS, smsFieldLabel, smsFields } from '../shared/sms';
+import { readSms, smsFields } from '../shared/sms';
+
+const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['sms'], operation: ['send'] } },
-	[...smsFields(SMS_FIELDS), optionsField],
+	[
+		...smsFields(NAMES, SMS_LABELS, 'Recipient in E.164 format. SMS can only go to Indonesian numbers (+62) for now.'),
+		optionsField,
+	],
 );
 
+/** Output: the service's answer plus `phoneNumber`, the number the SMS went to. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
-	const candidate = readSms(this, SMS_FIELDS, itemIndex, phoneNumberFormat);
-	const body = parseOrThrow(this.getNode(), smsRequestSchema, candidate, itemIndex, (path) =>
-		smsFieldLabel(path, SMS_FIELDS),
-	);
-	return {
-		endpoint: ENDPOINTS.sms,
-		body,
-		extras: { phoneNumber: body.phone_number },
-	};
+	const candidate = readSms(this, NAMES, itemIndex, readPhoneNumberFormat(this, itemIndex));
+	const body = parseOrThrow(this.getNode(), smsSendSchema, candidate, itemIndex, SMS_LABELS);
+	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };
 }

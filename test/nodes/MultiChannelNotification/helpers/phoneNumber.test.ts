@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { normalizePhoneNumber } from '../../nodes/MultiChannelNotification/helpers/phoneNumber';
-import { runNode } from '../helpers/engine';
-import { credentialsFor, useSandbox } from '../helpers/sandbox';
+import { normalizePhoneNumber } from '../../../../nodes/MultiChannelNotification/helpers/phoneNumber';
+import { runNode } from '../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
 const sandbox = useSandbox({ startedChats: ['+6281234567890'] });
 
@@ -109,7 +109,7 @@ describe('Phone number format option through the engine', () => {
 			chat: { to: '+6281234567890' },
 			sms: { phone_number: '+6281234567890' },
 		});
-		expect(output?.[0].json).toMatchObject({ to: '+6281234567890', smsPhoneNumber: '+6281234567890' });
+		expect(output?.[0].json).toMatchObject({ to: '+6281234567890', phoneNumber: '+6281234567890' });
 	});
 
 	test('what normalising cannot fix is an error showing the value as typed', async () => {
@@ -119,7 +119,7 @@ describe('Phone number format option through the engine', () => {
 		});
 
 		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message).toMatch(/^Item 0: Phone Number must be an E\.164 phone number.* — got "812-345"$/);
+		expect(error?.description).toMatch(/^• Phone Number must be an E\.164 phone number.* — got "812-345"$/m);
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
@@ -133,7 +133,7 @@ describe('Phone number format option through the engine', () => {
 		};
 		const { error } = await runNode({ parameters, credentials: credentials() });
 
-		expect(error?.message).toMatch(/^Item 0: Phone Number must be an E\.164 phone number.* — got "0812-3456-7890"$/);
+		expect(error?.description).toMatch(/^• Phone Number must be an E\.164 phone number.* — got "0812-3456-7890"$/m);
 		expect(sandbox().requests).toHaveLength(0);
 	});
 });

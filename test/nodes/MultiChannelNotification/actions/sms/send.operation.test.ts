@@ -1,7 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../helpers/engine';
-import { credentialsFor, useSandbox } from '../helpers/sandbox';
+import { runNode } from '../../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
+import { requestFixture } from '../../../../fixtures/requests';
 
 const sandbox = useSandbox();
 
@@ -28,10 +29,7 @@ describe('SMS → Send through the engine', () => {
 		expect(request.method).toBe('POST');
 		expect(request.headers.authorization).toBe('test-key-9f2c41d7');
 		expect(request.headers['content-type']).toMatch(/^application\/json/);
-		expect(JSON.parse(request.rawBody)).toEqual({
-			phone_number: '+6281234567890',
-			message: 'Your code is 123456',
-		});
+		expect(JSON.parse(request.rawBody)).toEqual(requestFixture('sms'));
 		expect(output).toEqual([
 			{
 				json: {
@@ -80,8 +78,8 @@ describe('SMS → Send through the engine', () => {
 
 		expect(output).toBeUndefined();
 		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message).toContain(`Item 0: ${label}`);
-		expect(error?.message).toContain(rule);
+		expect(error?.message).toMatch(new RegExp(`^Item 0: ${label} `));
+		expect(error?.description).toContain(rule);
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
@@ -90,9 +88,24 @@ describe('SMS → Send through the engine', () => {
 			parameters: sms({ phoneNumber: '+6591234567' }),
 			credentials: credentialsFor(sandbox()),
 		});
-		expect(error?.message).toBe(
-			'Item 0: Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+6591234567"',
+		expect(error?.description).toBe(
+			'• Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+6591234567"\nNothing was sent for this item.',
 		);
+	});
+
+	test('both fields wrong at once (SMS has two): one error names both, with values', async () => {
+		const { error } = await runNode({
+			parameters: sms({ phoneNumber: '+62 812', message: '={{ " " }}' }, { phoneNumberFormat: 'strict' }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error?.message).toBe('Item 0: 2 problems (Phone Number, Message)');
+		expect(error?.description?.split('\n')).toEqual([
+			'• Phone Number must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "+62 812"',
+			'• Message is required and must not be empty',
+			'Nothing was sent for this item.',
+		]);
+		expect(sandbox().requests).toHaveLength(0);
 	});
 
 	test('one invalid item stops the run before any item is sent', async () => {

@@ -1,7 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../helpers/engine';
-import { credentialsFor, useSandbox } from '../helpers/sandbox';
+import { runNode } from '../../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
+import { requestFixture } from '../../../../fixtures/requests';
 
 const STARTED = '+6281234567890';
 const sandbox = useSandbox({ startedChats: [STARTED] });
@@ -31,13 +32,7 @@ describe('Chat Message → Send Media through the engine', () => {
 		expect(error).toBeUndefined();
 		const [request] = sandbox().requests;
 		expect(request.headers.authorization).toBe(sandbox().apiKey);
-		expect(JSON.parse(request.rawBody)).toEqual({
-			from: '+6281100000000',
-			to: STARTED,
-			type: mediaType,
-			recipient_type: 'individual',
-			[mediaType]: { link },
-		});
+		expect(JSON.parse(request.rawBody)).toEqual(requestFixture(`media-${mediaType}`));
 		expect(output).toEqual([
 			{ json: { message: 'success', data: { id: request.id }, from: '+6281100000000', to: STARTED }, pairedItem: { item: 0 } },
 		]);
@@ -61,15 +56,33 @@ describe('Chat Message → Send Media through the engine', () => {
 	});
 
 	test.each([
-		['an http link', { mediaUrl: 'http://cdn.example.com/a.jpg' }, 'Item 0: Media URL must be a valid https:// URL — got "http://cdn.example.com/a.jpg"'],
-		['a link that is not a URL', { mediaUrl: 'https://' }, 'Item 0: Media URL must be a valid https:// URL — got "https://"'],
-		['a recipient without +', { to: '6281234567890', options: { phoneNumberFormat: 'strict' } }, 'Item 0: To must be an E.164 phone number'],
-		['a document link via ftp', { mediaType: 'document', mediaUrl: 'ftp://files.example.com/x.pdf' }, 'Item 0: Media URL must be a valid https:// URL'],
-	])('%s → NodeOperationError, nothing sent', async (_name, fields, message) => {
+		['an http link', { mediaUrl: 'http://cdn.example.com/a.jpg' }, 'Media URL must be a valid https:// URL — got "http://cdn.example.com/a.jpg"'],
+		['a link that is not a URL', { mediaUrl: 'https://' }, 'Media URL must be a valid https:// URL — got "https://"'],
+		['a recipient without +', { to: '6281234567890', options: { phoneNumberFormat: 'strict' } }, 'To must be an E.164 phone number'],
+		['a document link via ftp', { mediaType: 'document', mediaUrl: 'ftp://files.example.com/x.pdf' }, 'Media URL must be a valid https:// URL'],
+		['an unknown media type from an expression', { mediaType: '={{ "sticker" }}' }, 'Media Type must be one of image, video, audio, document — got "sticker"'],
+	])('%s → NodeOperationError, nothing sent', async (_name, fields, problem) => {
 		const { error } = await runNode({ parameters: media(fields), credentials: credentialsFor(sandbox()) });
 
 		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message.startsWith(message)).toBe(true);
+		expect(error?.description).toContain(`• ${problem}`);
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('three rules broken at once (From, To, Media URL): one error names all three', async () => {
+		const { error } = await runNode({
+			parameters: media({ from: '12', to: 'someone', mediaUrl: 'http://cdn.example.com/a.jpg' }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toBe('Item 0: 3 problems (From, To, Media URL)');
+		expect(error?.description?.split('\n')).toEqual([
+			'• From must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "12"',
+			'• To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "someone"',
+			'• Media URL must be a valid https:// URL — got "http://cdn.example.com/a.jpg"',
+			'Nothing was sent for this item.',
+		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
@@ -81,8 +94,9 @@ describe('Chat Message → Send Media through the engine', () => {
 
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.httpCode).toBe('403');
-		expect(error?.message).toBe(
-			'The service answered HTTP 403: Media messages can only be sent to a user who has started the chat (+6289999999999)',
+		expect(error?.message).toMatch(/^The service answered HTTP 403: Media messages can only be sent to a user who/);
+		expect(JSON.stringify(error)).toContain(
+			'Media messages can only be sent to a user who has started the chat (+6289999999999)',
 		);
 		expect(error?.description).toContain('must have started the chat first');
 	});

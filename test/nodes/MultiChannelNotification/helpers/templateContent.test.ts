@@ -1,28 +1,23 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { checkPlaceholders, fillPlaceholders } from '../../nodes/MultiChannelNotification/helpers/templateContent';
-import { runNode } from '../helpers/engine';
-import { credentialsFor, useSandbox } from '../helpers/sandbox';
+import { fillPlaceholders, placeholderNumbers } from '../../../../nodes/MultiChannelNotification/helpers/templateContent';
+import { runNode } from '../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
 const sandbox = useSandbox();
 
 const CONTENT = 'Halo *{{1}}*, pesanan _{{2}}_ dikirim {{3}}. Lacak: ~{{2}}~ `{{4}}`';
 
-describe('checkPlaceholders / fillPlaceholders', () => {
+describe('placeholderNumbers / fillPlaceholders', () => {
 	test.each([
-		['no placeholders', 'Hello there', { count: 0 }],
-		['1…4, one repeated', CONTENT, { count: 4 }],
-		['out of order', '{{2}} then {{1}}', { count: 2 }],
+		['no placeholders', 'Hello there', []],
+		['1…4, one repeated', CONTENT, [1, 2, 3, 4]],
+		['out of order', '{{2}} then {{1}}', [1, 2]],
+		['a gap', 'Hi {{1}} and {{3}}', [1, 3]],
+		['a zero', 'Hi {{0}} {{1}}', [0, 1]],
+		['not a placeholder', 'Hi {1} {{ 2 }} {{x}}', []],
 	])('%s', (_name, content, expected) => {
-		expect(checkPlaceholders(content)).toEqual(expected);
-	});
-
-	test.each([
-		['a gap', 'Hi {{1}} and {{3}}', 'placeholders must be numbered {{1}} to {{3}} without gaps, but {{2}} is missing'],
-		['starting at 2', 'Hi {{2}}', 'placeholders must be numbered {{1}} to {{2}} without gaps, but {{1}} is missing'],
-		['a zero', 'Hi {{0}} {{1}}', 'placeholders are numbered from {{1}}, but the content uses {{0}}'],
-	])('%s is a problem', (_name, content, problem) => {
-		expect(checkPlaceholders(content)).toEqual({ problem });
+		expect(placeholderNumbers(content)).toEqual(expected);
 	});
 
 	test('fills every placeholder and keeps formatting marks', () => {
@@ -66,8 +61,8 @@ describe('Template Content through the engine', () => {
 		});
 
 		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message).toBe(
-			'Item 0: Body Parameters: the template content expects 4 body parameters ({{1}} to {{4}}), but 3 were given',
+		expect(error?.description).toContain(
+			"• Body Parameters must be 4 values for the template content's placeholders ({{1}} to {{4}}), but 3 were given",
 		);
 		expect(sandbox().requests).toHaveLength(0);
 	});
@@ -78,9 +73,19 @@ describe('Template Content through the engine', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expect(error?.message).toBe(
-			'Item 0: Body Parameters: the template content has no placeholders, so it expects no body parameters, but 1 was given',
+		expect(error?.description).toContain(
+			'• Body Parameters must be empty: the template content has no placeholders, but 1 was given',
 		);
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('{{0}} in the content is an error', async () => {
+		const { error } = await runNode({
+			parameters: template({ templateContent: 'Hi {{0}}', bodyParameters: params('a') }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error?.description).toContain('• Template Content must number its placeholders from {{1}}, but uses {{0}}');
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
@@ -90,8 +95,8 @@ describe('Template Content through the engine', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expect(error?.message).toBe(
-			'Item 0: Template Content: placeholders must be numbered {{1}} to {{3}} without gaps, but {{2}} is missing',
+		expect(error?.description).toContain(
+			'• Template Content must number its placeholders {{1}} to {{3}} without gaps, but {{2}} is missing — got "Hi {{1}}, code {{3}}"',
 		);
 		expect(sandbox().requests).toHaveLength(0);
 	});
@@ -106,8 +111,8 @@ describe('Template Content through the engine', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expect(error?.message).toBe(
-			'Item 0: Components (JSON) (body parameters): the template content expects 2 body parameters ({{1}} to {{2}}), but 1 was given',
+		expect(error?.description).toContain(
+			"• Components (JSON) must be 2 values for the template content's placeholders ({{1}} to {{2}}), but 1 was given",
 		);
 	});
 
@@ -127,8 +132,8 @@ describe('Template Content through the engine', () => {
 
 		sandbox().reset();
 		const mismatch = await runNode({ parameters: base, credentials: credentialsFor(sandbox()) });
-		expect(mismatch.error?.message).toBe(
-			'Item 0: Body Parameters: the template content expects 1 body parameter ({{1}}), but 0 were given',
+		expect(mismatch.error?.description).toContain(
+			"• Body Parameters must be 1 value for the template content's placeholders ({{1}}), but 0 were given",
 		);
 		expect(sandbox().requests).toHaveLength(0);
 	});

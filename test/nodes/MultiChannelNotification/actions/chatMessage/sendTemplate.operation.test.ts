@@ -1,7 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../helpers/engine';
-import { credentialsFor, useSandbox } from '../helpers/sandbox';
+import { runNode } from '../../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
+import { requestFixture } from '../../../../fixtures/requests';
 
 const sandbox = useSandbox();
 
@@ -37,29 +38,7 @@ describe('Chat Message → Send Template through the engine', () => {
 		const [request] = sandbox().requests;
 		expect(request.path).toBe('/v1/wa/message');
 		expect(request.headers.authorization).toBe(sandbox().apiKey);
-		expect(JSON.parse(request.rawBody)).toEqual({
-			from: '+6281100000000',
-			to: '+6281234567890',
-			type: 'template',
-			template: {
-				name: 'order_update',
-				language: { policy: 'deterministic', code: 'id' },
-				components: [
-					{ type: 'header', parameters: [{ type: 'image', image: { link: 'https://cdn.example.com/banner.jpg' } }] },
-					{
-						type: 'body',
-						parameters: [
-							{ type: 'text', text: 'Budi' },
-							{ type: 'text', text: '1042' },
-							{ type: 'text', text: 'tomorrow' },
-						],
-					},
-					{ type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'track-1042' }] },
-					{ type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'help' }] },
-					{ type: 'button', sub_type: 'url', index: '2', parameters: [{ type: 'text', text: '1042' }] },
-				],
-			},
-		});
+		expect(JSON.parse(request.rawBody)).toEqual(requestFixture('template-with-buttons'));
 		expect(output).toEqual([
 			{
 				json: {
@@ -75,7 +54,7 @@ describe('Chat Message → Send Template through the engine', () => {
 
 	test('a template without parameters still sends the required body component', async () => {
 		const { error } = await runNode({
-			parameters: template({ languageCode: 'en', languagePolicy: 'deterministic' }),
+			parameters: template({ languageCode: 'en' }),
 			credentials: credentialsFor(sandbox()),
 		});
 
@@ -85,6 +64,45 @@ describe('Chat Message → Send Template through the engine', () => {
 			language: { policy: 'deterministic', code: 'en' },
 			components: [{ type: 'body', parameters: [] }],
 		});
+	});
+
+	test('Language Policy is sent as "deterministic" unless overridden in Options', async () => {
+		await runNode({ parameters: template({ options: { languagePolicy: 'custom_policy' } }), credentials: credentialsFor(sandbox()) });
+
+		expect((sandbox().requests[0].body as { template: { language: unknown } }).template.language).toEqual({
+			policy: 'custom_policy',
+			code: 'id',
+		});
+	});
+
+	test('a URL button left at its default index is sent at position 0', async () => {
+		await runNode({ parameters: template({ urlButton: { button: { text: 'abc' } } }), credentials: credentialsFor(sandbox()) });
+
+		expect((sandbox().requests[0].body as { template: { components: unknown[] } }).template.components).toEqual([
+			{ type: 'body', parameters: [] },
+			{ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'abc' }] },
+		]);
+	});
+
+	test('three rules broken at once (To, quick reply index, placeholder count): one error names all three', async () => {
+		const { error } = await runNode({
+			parameters: template({
+				to: 'not a number',
+				templateContent: 'Hi {{1}}',
+				quickReplyButtons: { button: [{ index: '={{ 7 }}', payload: 'x' }] },
+			}),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toBe('Item 0: 3 problems (To, Quick Reply Buttons → Button 1 → Index, Body Parameters)');
+		expect(error?.description?.split('\n')).toEqual([
+			'• To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
+			'• Quick Reply Buttons → Button 1 → Index must be 0, 1 or 2 (a template has at most 3 quick reply buttons) — got "7"',
+			"• Body Parameters must be 1 value for the template content's placeholders ({{1}}), but 0 were given",
+			'Nothing was sent for this item.',
+		]);
+		expect(sandbox().requests).toHaveLength(0);
 	});
 
 	test('JSON mode: components built by an earlier node, spec defaults filled in', async () => {
@@ -123,49 +141,50 @@ describe('Chat Message → Send Template through the engine', () => {
 					],
 				},
 			},
-			'Item 0: Quick Reply Buttons → Button 4 → Index must be 0, 1 or 2',
+			'Quick Reply Buttons → Button 4 → Index must be 0, 1 or 2 (a template has at most 3 quick reply buttons) — got "3"',
 		],
 		[
 			'two quick replies at one position',
 			{ quickReplyButtons: { button: [{ index: '1', payload: 'a' }, { index: '1', payload: 'b' }] } },
-			'Item 0: Quick Reply Buttons → Button 2 → Index must be unique: position 1 is already used by another button — got "1"',
+			'Quick Reply Buttons → Button 2 → Index must be unique: position 1 is already used by another button — got "1"',
 		],
 		[
 			'an http header image',
 			{ headerImageUrl: 'http://cdn.example.com/banner.jpg' },
-			'Item 0: Header Image URL must be a valid https:// URL — got "http://cdn.example.com/banner.jpg"',
+			'Header Image URL must be a valid https:// URL — got "http://cdn.example.com/banner.jpg"',
 		],
 		[
 			'an empty body parameter',
 			{ bodyParameters: { parameter: [{ text: 'Budi' }, { text: '={{ "" }}' }] } },
-			'Item 0: Body Parameters → Parameter 2 is required and must not be empty',
+			'Body Parameters → Parameter 2 is required and must not be empty',
 		],
 		[
 			'an empty quick reply payload',
 			{ quickReplyButtons: { button: [{ index: '0', payload: '={{ "" }}' }] } },
-			'Item 0: Quick Reply Buttons → Button 1 → Payload is required and must not be empty',
+			'Quick Reply Buttons → Button 1 → Payload is required and must not be empty',
 		],
-		['a local-format recipient (strict)', { to: '081234567890', options: { phoneNumberFormat: 'strict' } }, 'Item 0: To must be an E.164 phone number'],
-		['a sender with spaces (strict)', { from: '+62 811 0000 000', options: { phoneNumberFormat: 'strict' } }, 'Item 0: From must be an E.164 phone number'],
-		['an empty template name', { templateName: '={{ " " }}' }, 'Item 0: Template Name is required and must not be empty'],
+		['a local-format recipient (strict)', { to: '081234567890', options: { phoneNumberFormat: 'strict' } }, 'To must be an E.164 phone number'],
+		['a sender with spaces (strict)', { from: '+62 811 0000 000', options: { phoneNumberFormat: 'strict' } }, 'From must be an E.164 phone number'],
+		['an empty template name', { templateName: '={{ " " }}' }, 'Template Name is required and must not be empty'],
 		[
 			'JSON mode without a body component',
 			{ componentsInputMode: 'json', componentsJson: '[{"type":"button","sub_type":"quick_reply","index":"0","parameters":[{"type":"payload","payload":"x"}]}]' },
-			'Item 0: Components (JSON) must include the body component',
+			'Components (JSON) must include the body component',
 		],
-		['JSON mode with text that is not JSON', { componentsInputMode: 'json', componentsJson: '[{"type": "body",' }, 'Item 0: Components (JSON) must be valid JSON'],
-		['JSON mode with an object instead of a list', { componentsInputMode: 'json', componentsJson: '{"type": "body"}' }, 'Item 0: Components (JSON) must be a list (JSON array) (got an object)'],
+		['JSON mode with text that is not JSON', { componentsInputMode: 'json', componentsJson: '[{"type": "body",' }, 'Components (JSON) must be valid JSON'],
+		['JSON mode with an object instead of a list', { componentsInputMode: 'json', componentsJson: '{"type": "body"}' }, 'Components (JSON) must be a list (JSON array) of components — got {"type":"body"}'],
 		[
 			'JSON mode with a quick reply at position 5',
 			{ componentsInputMode: 'json', componentsJson: '[{"type":"body","parameters":[]},{"type":"button","sub_type":"quick_reply","index":"5","parameters":[{"type":"payload","payload":"x"}]}]' },
-			'Item 0: Components (JSON) at [1].index must be 0, 1 or 2',
+			'Components (JSON) at [1].index must be 0, 1 or 2',
 		],
-	])('%s → NodeOperationError, nothing sent', async (_name, fields, message) => {
+	])('%s → NodeOperationError, nothing sent', async (_name, fields, problem) => {
 		const { error, output } = await runNode({ parameters: template(fields), credentials: credentialsFor(sandbox()) });
 
 		expect(output).toBeUndefined();
 		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message.startsWith(message)).toBe(true);
+		expect(error?.message).toMatch(/^Item 0: /);
+		expect(error?.description).toContain(`• ${problem}`);
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
@@ -188,8 +207,9 @@ describe('Chat Message → Send Template through the engine', () => {
 
 		expect(output?.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output?.[0].json.message).toBe('success');
-		expect(output?.[1].json.error).toBe(
-			'Item 1: To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
+		expect(output?.[1].json.error).toMatch(/^Item 1: To must be an E\.164 phone number/);
+		expect(output?.[1].json.description).toContain(
+			'• To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
 		);
 		expect(output?.[2].json.message).toBe('success');
 		expect(sandbox().requests.map((request) => (request.body as { to: string }).to)).toEqual([

@@ -1,0 +1,207 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { LANGUAGE_POLICY, TEMPLATE_LABELS as LABELS } from '../../../schemas';
+import { optionsField } from '../options';
+
+/**
+ * The template fields, declared once: Send Template uses them as they are and Send with
+ * Failover for its chat part. Labels come from the schema's label table, so an error names a
+ * field exactly as the editor shows it.
+ */
+
+export const senderField: INodeProperties = {
+	displayName: LABELS.from.label,
+	name: 'from',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '+6281234567890',
+	description: 'Your business sender number in E.164 format: a leading +, the country code and the number',
+};
+
+export const recipientField: INodeProperties = {
+	displayName: LABELS.to.label,
+	name: 'to',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '+6281234567890',
+	description: 'The recipient’s phone number in E.164 format: a leading +, the country code and the number',
+};
+
+const showFields = { show: { componentsInputMode: ['fields'] } };
+
+const buttonIndex = (description: string): INodeProperties => ({
+	displayName: 'Index',
+	name: 'index',
+	type: 'options',
+	options: [
+		{ name: '0 (First Button)', value: '0' },
+		{ name: '1 (Second Button)', value: '1' },
+		{ name: '2 (Third Button)', value: '2' },
+	],
+	default: '0',
+	description,
+});
+
+export const templateFields: INodeProperties[] = [
+	senderField,
+	recipientField,
+	{
+		displayName: LABELS.templateName.label,
+		name: 'templateName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'order_update',
+		description: 'Name of the approved template, as the service operator gave it to you',
+	},
+	{
+		displayName: LABELS.templateContent.label,
+		name: 'templateContent',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		placeholder: 'Hi {{1}}, your order {{2}} has shipped.',
+		description:
+			'Optional: paste the approved template text here. The node then checks that you give one body parameter per placeholder before sending, and shows the finished text in its output. Type it as plain text, not as an expression.',
+	},
+	{
+		displayName: LABELS.languageCode.label,
+		name: 'languageCode',
+		type: 'string',
+		required: true,
+		default: 'id',
+		description: 'Language code of the approved template, for example "en" for English; the default is Indonesian',
+	},
+	{
+		displayName: 'Define Components',
+		name: 'componentsInputMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Using Fields Below',
+				value: 'fields',
+				description: 'Body parameters, header image and buttons as fields',
+			},
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: 'The whole components list as JSON, for example built by an earlier node',
+			},
+		],
+		default: 'fields',
+	},
+	{
+		displayName: LABELS.bodyParameters.label,
+		name: 'bodyParameters',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Body Parameter',
+		default: {},
+		displayOptions: showFields,
+		description:
+			'The values that fill the template’s placeholders, in order: the first fills {{1}}, the second {{2}}, and so on. Drag to reorder.',
+		options: [
+			{
+				displayName: 'Parameter',
+				name: 'parameter',
+				values: [
+					{
+						displayName: 'Text',
+						name: 'text',
+						type: 'string',
+						default: '',
+						description: 'Text for this placeholder',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: LABELS.headerImageUrl.label,
+		name: 'headerImageUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/banner.jpg',
+		displayOptions: showFields,
+		description: 'Only for a template with an image at the top: the image’s https link. Leave empty otherwise.',
+	},
+	{
+		displayName: LABELS.quickReplyButtons.label,
+		name: 'quickReplyButtons',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Quick Reply Button',
+		default: {},
+		displayOptions: showFields,
+		description:
+			'Only for a template with quick reply buttons: the text you get back when the user taps each one. At most 3, each at its own position.',
+		options: [
+			{
+				displayName: 'Button',
+				name: 'button',
+				values: [
+					buttonIndex('Which of the template’s buttons this is'),
+					{
+						displayName: 'Payload',
+						name: 'payload',
+						type: 'string',
+						default: '',
+						description: 'Text returned to you when the user taps this button',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: LABELS.urlButton.label,
+		name: 'urlButton',
+		type: 'fixedCollection',
+		placeholder: 'Add URL Button',
+		default: {},
+		displayOptions: showFields,
+		description: 'Only for a template with a website button whose link has a placeholder',
+		options: [
+			{
+				displayName: 'Button',
+				name: 'button',
+				values: [
+					buttonIndex('Which of the template’s buttons this is; usually the first'),
+					{
+						displayName: 'URL Parameter',
+						name: 'text',
+						type: 'string',
+						default: '',
+						description: 'The value that fills the placeholder in the button’s link',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: LABELS.componentsJson.label,
+		name: 'componentsJson',
+		type: 'json',
+		default: '[\n  {\n    "type": "body",\n    "parameters": [{ "type": "text", "text": "Budi" }]\n  }\n]',
+		displayOptions: { show: { componentsInputMode: ['json'] } },
+		description:
+			'The template’s components list as the service takes it, checked with the same rules as the fields. Values the service treats as defaults may be left out (component type, parameter type "text", button sub_type "quick_reply", URL button index 0).',
+	},
+];
+
+const languagePolicyOption: INodeProperties = {
+	displayName: LABELS.languagePolicy.label,
+	name: 'languagePolicy',
+	type: 'string',
+	default: LANGUAGE_POLICY,
+	description: `How the service picks the template’s language. The service documents only "${LANGUAGE_POLICY}"; change it only if the operator tells you to.`,
+};
+
+/** The Options every send has, plus the template's language policy. */
+export const templateOptionsField: INodeProperties = {
+	...optionsField,
+	options: [...(optionsField.options as INodeProperties[]), languagePolicyOption].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	),
+};

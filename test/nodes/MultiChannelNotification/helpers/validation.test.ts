@@ -1,0 +1,139 @@
+/**
+ * The one path from a schema's verdict to the user (helpers/validation.ts): labels from the
+ * schema's label table, the rule, the value, and one NodeOperationError listing every problem.
+ */
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod/v4';
+
+import { MAX_TITLE, problemsOf } from '../../../../nodes/MultiChannelNotification/helpers/errors';
+import {
+	describeRule,
+	fieldOf,
+	parseOrThrow,
+	problemOf,
+	showValue,
+} from '../../../../nodes/MultiChannelNotification/helpers/validation';
+import type { FieldLabels } from '../../../../nodes/MultiChannelNotification/schemas';
+import { SMS_LABELS, TEMPLATE_LABELS, smsSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
+
+const node: INode = {
+	id: 'n',
+	name: 'Multi-Channel Notification',
+	type: 'n8n-nodes-multichannel-notification.multiChannelNotification',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+function thrown(action: () => unknown): NodeOperationError {
+	try {
+		action();
+	} catch (error) {
+		if (error instanceof NodeOperationError) return error;
+		throw error;
+	}
+	throw new Error('nothing was thrown');
+}
+
+describe('parseOrThrow', () => {
+	test('returns the request body on success', () => {
+		expect(parseOrThrow(node, smsSendSchema, { phoneNumber: '+6281234567890', message: 'Hi' }, 0, SMS_LABELS)).toEqual({
+			phone_number: '+6281234567890',
+			message: 'Hi',
+		});
+	});
+
+	test('one problem: the title names it (at most 80 characters), the description has it whole', () => {
+		const error = thrown(() => parseOrThrow(node, smsSendSchema, { phoneNumber: '+14155552671', message: 'Hi' }, 3, SMS_LABELS));
+		expect(error.context.itemIndex).toBe(3);
+		expect(error.message).toBe('Item 3: Phone Number must be an Indonesian number starting with +62 (SMS can on…');
+		expect(error.message.length).toBeLessThanOrEqual(MAX_TITLE);
+		expect(error.description).toBe(
+			'• Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+14155552671"\nNothing was sent for this item.',
+		);
+	});
+
+	test('several problems: the title counts them and names the fields; each keeps its node parameter', () => {
+		const error = thrown(() => parseOrThrow(node, smsSendSchema, { phoneNumber: '0812', message: '' }, 0, SMS_LABELS));
+		expect(error.message).toBe('Item 0: 2 problems (Phone Number, Message)');
+		expect(problemsOf(error)).toEqual([
+			{ field: 'Phone Number', parameter: 'phoneNumber', rule: expect.stringMatching(/^must be an E\.164 phone number/), value: '"0812"' },
+			{ field: 'Message', parameter: 'message', rule: 'is required and must not be empty' },
+		]);
+	});
+});
+
+describe('fieldOf: the field as the editor names it', () => {
+	test.each<[string, Array<string | number>, FieldLabels, { field: string; parameter?: string }]>([
+		['a plain field', ['to'], TEMPLATE_LABELS, { field: 'To', parameter: 'to' }],
+		['an entry of a list field', ['bodyParameters', 1], TEMPLATE_LABELS, { field: 'Body Parameters → Parameter 2', parameter: 'bodyParameters' }],
+		['a part of an entry', ['quickReplyButtons', 0, 'payload'], TEMPLATE_LABELS, { field: 'Quick Reply Buttons → Button 1 → Payload', parameter: 'quickReplyButtons' }],
+		['a part of a single collection', ['urlButton', 'text'], TEMPLATE_LABELS, { field: 'URL Button → URL Parameter', parameter: 'urlButton' }],
+		['inside a JSON field', ['componentsJson', 2, 'parameters', 0, 'payload'], TEMPLATE_LABELS, { field: 'Components (JSON) at [2].parameters[0].payload', parameter: 'componentsJson' }],
+		['an option', ['languagePolicy'], TEMPLATE_LABELS, { field: 'Language Policy', parameter: 'options' }],
+		['a key with no label', ['other'], {}, { field: 'other' }],
+	])('%s', (_name, path, labels, expected) => {
+		expect(fieldOf(path, labels)).toEqual(expected);
+	});
+});
+
+describe('describeRule: zod’s generic texts rephrased to follow the label', () => {
+	const ruleFor = (schema: z.ZodType, value: unknown) => {
+		const result = schema.safeParse(value, { reportInput: true });
+		if (result.success) throw new Error('expected a failure');
+		return describeRule(result.error.issues[0], value);
+	};
+
+	test.each<[string, z.ZodType, unknown, string]>([
+		['missing', z.string(), undefined, 'is required'],
+		['wrong type', z.string(), 5, 'must be text (got a number)'],
+		['a list instead of text', z.string(), ['a'], 'must be text (got a list (JSON array))'],
+		['one literal', z.literal('text'), 'image', 'must be "text"'],
+		['unknown keys', z.strictObject({ a: z.string() }), { a: 'x', b: 1, c: 2 }, 'has unknown fields "b", "c": remove them'],
+		['too few entries', z.array(z.string()).min(2), ['a'], 'must have at least 2 entries'],
+		['our own message is kept', z.string().regex(/x/, { error: 'must contain x' }), 'y', 'must contain x'],
+	])('%s', (_name, schema, value, rule) => {
+		expect(ruleFor(schema, value)).toBe(rule);
+	});
+});
+
+test('problemOf: a missing value is not shown; a list is summed up by its rule, not shown', () => {
+	const issues = z
+		.object({ a: z.string(), b: z.array(z.string()).max(1) })
+		.safeParse({ b: ['x', 'y'] }, { reportInput: true });
+	expect(issues.success).toBe(false);
+	expect(issues.error?.issues.map((issue) => problemOf(issue, { a: { label: 'A' }, b: { label: 'B' } }))).toEqual([
+		{ field: 'A', parameter: 'a', rule: 'is required' },
+		{ field: 'B', parameter: 'b', rule: 'must have at most 1 entry' },
+	]);
+});
+
+describe('showValue', () => {
+	test.each<[string, unknown, string | undefined]>([
+		['undefined: nothing to show', undefined, undefined],
+		['string: quoted', '0812345', '"0812345"'],
+		['empty string: quoted', '', '""'],
+		['string with a quote: JSON-escaped', 'say "hi"', '"say \\"hi\\""'],
+		['number', 6281234567890, '6281234567890'],
+		['boolean', false, 'false'],
+		['null', null, 'null'],
+		['object: JSON', { link: 'x' }, '{"link":"x"}'],
+		['list: not shown (its rule says what is wrong with it)', ['0', 1], undefined],
+	])('%s', (_name, value, shown) => {
+		expect(showValue(value)).toBe(shown);
+	});
+
+	test.each<[string, unknown, string]>([
+		['string', 'x'.repeat(100), `"${'x'.repeat(78)}…`],
+		['object', { text: 'y'.repeat(100) }, `{"text":"${'y'.repeat(70)}…`],
+	])('long %s: shortened to 80 characters ending with …', (_name, value, shown) => {
+		expect(showValue(value)).toBe(shown);
+		expect(shown).toHaveLength(80);
+	});
+
+	test('a value of exactly 80 characters is shown whole', () => {
+		const value = 'z'.repeat(78);
+		expect(showValue(value)).toBe(`"${value}"`);
+	});
+});
