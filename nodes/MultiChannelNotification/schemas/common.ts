@@ -58,3 +58,6 @@ export interface FieldLabel {
 	json?: boolean;
 }
 export type FieldLabels = Record<string, FieldLabel>;
+
+/** The sender and recipient of every chat message (spec: "Common request fields"). */
+export const CHAT_NUMBER_LABELS = { from: { label: 'From' }, to: { label: 'To' } } satisfies FieldLabels;

@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 
 import type { FieldLabels } from './common';
-import { e164PhoneNumber, httpsUrl } from './common';
+import { CHAT_NUMBER_LABELS, e164PhoneNumber, httpsUrl } from './common';
 
 /**
  * Media message (spec: "Media message objects"). Only an image carries a caption; the spec's
@@ -14,8 +14,7 @@ export type MediaType = (typeof MEDIA_TYPES)[number];
 export const RECIPIENT_TYPE = 'individual';
 
 export const MEDIA_LABELS = {
-	from: { label: 'From' },
-	to: { label: 'To' },
+	...CHAT_NUMBER_LABELS,
 	mediaType: { label: 'Media Type' },
 	mediaUrl: { label: 'Media URL' },
 	caption: { label: 'Caption' },

@@ -2,7 +2,7 @@ import { z } from 'zod/v4';
 
 import { placeholderNumbers } from '../helpers/templateContent';
 import type { FieldLabels } from './common';
-import { e164PhoneNumber, httpsUrl, requiredText } from './common';
+import { CHAT_NUMBER_LABELS, e164PhoneNumber, httpsUrl, requiredText } from './common';
 import { isObject, withComponentDefaults } from './componentDefaults';
 
 /**
@@ -19,8 +19,7 @@ export const MAX_QUICK_REPLIES = 3;
 export const QUICK_REPLY_INDEXES = ['0', '1', '2'] as const;
 
 export const TEMPLATE_LABELS = {
-	from: { label: 'From' },
-	to: { label: 'To' },
+	...CHAT_NUMBER_LABELS,
 	templateName: { label: 'Template Name' },
 	templateContent: { label: 'Template Content' },
 	languageCode: { label: 'Language Code' },

@@ -4,25 +4,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readText } from '../../helpers/parameters';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import { parseOrThrow } from '../../helpers/validation';
-import { MEDIA_LABELS as LABELS, mediaSendSchema } from '../../schemas';
+import { MEDIA_LABELS as LABELS, MEDIA_TYPES, mediaSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { PreparedSend } from '../node.type';
 import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import { recipientField, senderField } from '../shared/template/fields';
 
-const fields: INodeProperties[] = [
-	senderField,
-	recipientField,
+const mediaFields: INodeProperties[] = [
 	{
 		displayName: LABELS.mediaType.label,
 		name: 'mediaType',
 		type: 'options',
-		options: [
-			{ name: 'Image', value: 'image' },
-			{ name: 'Video', value: 'video' },
-			{ name: 'Audio', value: 'audio' },
-			{ name: 'Document', value: 'document' },
-		],
+		options: MEDIA_TYPES.map((type) => ({ name: `${type[0].toUpperCase()}${type.slice(1)}`, value: type })),
 		default: 'image',
 		description: 'Kind of file to send',
 	},
@@ -50,12 +43,11 @@ const fields: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	optionsField,
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['chatMessage'], operation: ['sendMedia'] } },
-	fields,
+	[senderField, recipientField, ...mediaFields, optionsField],
 );
 
 /** Output: the service's answer plus `from` and `to` as sent. */

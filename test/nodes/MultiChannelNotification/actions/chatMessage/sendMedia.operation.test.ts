@@ -2,6 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
+import { expectRefused } from '../../../../fixtures/problems';
 import { requestFixture } from '../../../../fixtures/requests';
 
 const STARTED = '+6281234567890';
@@ -75,13 +76,10 @@ describe('Chat Message → Send Media through the engine', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message).toBe('Item 0: 3 problems (From, To, Media URL)');
-		expect(error?.description?.split('\n')).toEqual([
-			'• From must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "12"',
-			'• To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "someone"',
-			'• Media URL must be a valid https:// URL — got "http://cdn.example.com/a.jpg"',
-			'Nothing was sent for this item.',
+		expectRefused(error, 'Item 0: 3 problems (From, To, Media URL)', [
+			'From must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "12"',
+			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "someone"',
+			'Media URL must be a valid https:// URL — got "http://cdn.example.com/a.jpg"',
 		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});

@@ -2,6 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
+import { expectRefused } from '../../../../fixtures/problems';
 import { requestFixture } from '../../../../fixtures/requests';
 
 const sandbox = useSandbox();
@@ -94,13 +95,10 @@ describe('Chat Message → Send Template through the engine', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message).toBe('Item 0: 3 problems (To, Quick Reply Buttons → Button 1 → Index, Body Parameters)');
-		expect(error?.description?.split('\n')).toEqual([
-			'• To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
-			'• Quick Reply Buttons → Button 1 → Index must be 0, 1 or 2 (a template has at most 3 quick reply buttons) — got "7"',
-			"• Body Parameters must be 1 value for the template content's placeholders ({{1}}), but 0 were given",
-			'Nothing was sent for this item.',
+		expectRefused(error, 'Item 0: 3 problems (To, Quick Reply Buttons → Button 1 → Index, Body Parameters)', [
+			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
+			'Quick Reply Buttons → Button 1 → Index must be 0, 1 or 2 (a template has at most 3 quick reply buttons) — got "7"',
+			"Body Parameters must be 1 value for the template content's placeholders ({{1}}), but 0 were given",
 		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});

@@ -2,6 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
+import { expectRefused } from '../../../../fixtures/problems';
 import { requestFixture } from '../../../../fixtures/requests';
 
 const sandbox = useSandbox();
@@ -111,13 +112,10 @@ describe('Combined Notification → Send with Failover through the engine', () =
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message).toBe('Item 0: 3 problems (To, SMS Message, Body Parameters)');
-		expect(error?.description?.split('\n')).toEqual([
-			'• To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
-			'• SMS Message is required and must not be empty',
-			"• Body Parameters must be 2 values for the template content's placeholders ({{1}} to {{2}}), but 1 was given",
-			'Nothing was sent for this item.',
+		expectRefused(error, 'Item 0: 3 problems (To, SMS Message, Body Parameters)', [
+			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
+			'SMS Message is required and must not be empty',
+			"Body Parameters must be 2 values for the template content's placeholders ({{1}} to {{2}}), but 1 was given",
 		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});

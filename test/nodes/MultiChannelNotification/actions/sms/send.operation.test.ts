@@ -2,6 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
+import { expectRefused } from '../../../../fixtures/problems';
 import { requestFixture } from '../../../../fixtures/requests';
 
 const sandbox = useSandbox();
@@ -99,11 +100,9 @@ describe('SMS → Send through the engine', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expect(error?.message).toBe('Item 0: 2 problems (Phone Number, Message)');
-		expect(error?.description?.split('\n')).toEqual([
-			'• Phone Number must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "+62 812"',
-			'• Message is required and must not be empty',
-			'Nothing was sent for this item.',
+		expectRefused(error, 'Item 0: 2 problems (Phone Number, Message)', [
+			'Phone Number must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "+62 812"',
+			'Message is required and must not be empty',
 		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});
