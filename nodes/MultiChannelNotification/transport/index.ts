@@ -97,9 +97,13 @@ export async function sendOnce(
 /**
  * Credential test. It POSTs an empty JSON object to the SMS endpoint: that can never deliver a
  * message, and the answer tells the key apart — 401/403 means the key was refused, while a
- * validation rejection (400, or any other 4xx) means it was accepted. It goes the same way a
- * send would: direct for plain http to this machine, else n8n's request path (its proxy and
- * TLS settings), never following a redirect, reading at most 1 MiB.
+ * validation rejection (400, or any other 4xx) means it was accepted. Like a send it never
+ * follows a redirect and reads at most 1 MiB.
+ *
+ * It uses the direct client for every Base URL, so it does not go through n8n's proxy settings:
+ * the only request helper n8n's credential-test context offers is the deprecated `request`,
+ * which n8n's community-package scanner refuses. Sends do use n8n's helper (and its proxy) for
+ * https; when the test cannot reach the service, its message says so.
  */
 export async function testCredential(
 	this: ICredentialTestFunctions,
@@ -111,29 +115,8 @@ export async function testCredential(
 	}
 	const { baseUrl, direct, apiKey } = checked.ok;
 	const scrub = makeScrubber(apiKey);
-	const headers = { Authorization: apiKey };
 	const url = `${baseUrl}${ENDPOINTS.sms}`;
-	const client: Client = direct
-		? directClient(headers)
-		: n8nClient(
-				async (request) =>
-					// The credential-test context offers only this helper: it is n8n's own request
-					// path (proxy and TLS settings), which the test must go through.
-					// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
-					(await this.helpers.request({
-						method: 'POST',
-						uri: request.url,
-						headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' },
-						body: request.body,
-						json: true,
-						useStream: true,
-						followRedirect: false,
-						followAllRedirects: false,
-						resolveWithFullResponse: true,
-						simple: false,
-						timeout: request.timeout,
-					})) as StreamAnswer,
-			);
+	const client: Client = directClient({ Authorization: apiKey });
 	let answer;
 	try {
 		answer = await client({ url, body: {}, timeout: 15000 });
@@ -146,7 +129,10 @@ export async function testCredential(
 			return { status: 'Error', message: `No answer from ${url} within 15 s` };
 		}
 		const cause = scrub(failure.reason) + (failure.code && !failure.reason.includes(failure.code) ? ` (${failure.code})` : '');
-		return { status: 'Error', message: `Could not reach the service at ${baseUrl}: ${cause}` };
+		const proxyNote = direct
+			? ''
+			: '. If this n8n reaches the service only through a proxy (HTTPS_PROXY), this test cannot use it, but sends do';
+		return { status: 'Error', message: `Could not reach the service at ${baseUrl}: ${cause}${proxyNote}` };
 	}
 	const { status } = answer;
 	// Only the service's own `message` is shown: a page or other body text never is.
