@@ -75,10 +75,13 @@ failures_before=${#failed[@]}
 run_step "n8n ${N8N_COMPAT_VERSION} install (.cache/)" env N8N_VERSION="${N8N_COMPAT_VERSION}" "${TSX}" scripts/n8n/install-n8n.ts
 if ((${#failed[@]} == failures_before)); then
 	run_step "installed-package check, n8n ${N8N_COMPAT_VERSION}" env N8N_VERSION="${N8N_COMPAT_VERSION}" "${TSX}" scripts/n8n/check-installed-package.ts
+	run_step "AI-agent check, n8n ${N8N_COMPAT_VERSION}" env N8N_VERSION="${N8N_COMPAT_VERSION}" "${TSX}" scripts/n8n/check-ai-agent.ts
 fi
 run_step "credential check" "${TSX}" scripts/n8n/check-credential-test.ts
 run_step "browser check" "${TSX}" scripts/n8n/check-editor.ts
 run_step "queue-mode check" "${TSX}" scripts/n8n/check-queue-mode.ts
+run_step "AI-agent check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-ai-agent.ts
+run_step "send-once and dry-run check (regular and queue mode)" "${TSX}" scripts/n8n/check-send-once.ts
 
 echo
 echo "End-to-end summary:"
