@@ -22,14 +22,14 @@ import { CREDENTIAL_TYPE, installedN8nVersion, makeTempDir, N8N_DIR, N8N_VERSION
 import { startChat } from './lib/sandbox';
 import { launch, step } from './lib/stack';
 
-/** Logs every `require('zod')` made from inside our installed package, with where it resolved. */
+/** Logs every `require('zod')` or `require('zod/…')` made from inside our installed package, with where it resolved. */
 const ZOD_PROBE = `'use strict';
 const Module = require('node:module');
 const fs = require('node:fs');
 const original = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
 	const resolved = original.call(this, request, parent, ...rest);
-	if (request === 'zod' && parent && typeof parent.filename === 'string' &&
+	if ((request === 'zod' || request.startsWith('zod/')) && parent && typeof parent.filename === 'string' &&
 		parent.filename.includes('/node_modules/${PACKAGE_NAME}/')) {
 		fs.appendFileSync(process.env.MCN_ZOD_PROBE_LOG, JSON.stringify({ from: parent.filename, resolved }) + '\\n');
 	}
@@ -165,7 +165,7 @@ runCheck(`installed-package check, n8n ${N8N_VERSION}`, async ({ sandbox, expect
 		const n8nModules = join(realpathSync(N8N_DIR), 'node_modules') + sep;
 		expect(
 			resolutions.every((entry) => entry.resolved.startsWith(n8nModules)),
-			`every require('zod') resolved into n8n's own node_modules (${resolutions[0]?.resolved})`,
+			`every require of zod resolved into n8n's own node_modules (${resolutions[0]?.resolved})`,
 			resolutions,
 		);
 		const zodVersion = (JSON.parse(readFileSync(join(N8N_DIR, 'node_modules', 'zod', 'package.json'), 'utf8')) as { version: string }).version;
