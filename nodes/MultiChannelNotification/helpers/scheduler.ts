@@ -100,6 +100,7 @@ class Pace {
 
 	onDone(now: number): void {
 		this.delivered.push(now);
+		if (this.delivered.length > 4096) this.deliveredSince(now - CUT_EVERY_MS);
 		if (this.rate === Infinity) {
 			if (!this.pinned) this.limit = Math.min(ADAPTIVE_CEILING, this.limit + 1);
 		} else if (now - this.lastCut >= CUT_EVERY_MS && now - this.lastProbe >= PROBE_EVERY_MS) {
@@ -135,7 +136,11 @@ export async function schedule(
 	clock: Clock,
 ): Promise<ScheduleStats> {
 	const pace = new Pace(settings.concurrency !== undefined, settings.concurrency ?? INITIAL_LIMIT);
-	const ready: Job[] = Array.from({ length: count }, (_, index) => ({ index, attempt: 0, notBefore: 0 }));
+	// Retries whose wait is over (in item order), then fresh items from `next` on.
+	const retries: Job[] = [];
+	let next = 0;
+	const pending = () => retries.length + (count - next);
+	const take = (): Job => retries.shift() ?? { index: next++, attempt: 0, notBefore: 0 };
 	const waiting: Job[] = [];
 	const stats: ScheduleStats = { attempts: 0, throttled: 0, maxInFlight: 0 };
 	let inFlight = 0;
@@ -187,26 +192,27 @@ export async function schedule(
 		const due = waiting.filter((job) => job.notBefore <= now);
 		if (due.length > 0) {
 			waiting.splice(0, due.length);
-			ready.unshift(...due);
+			retries.push(...due);
+			retries.sort((a, b) => a.index - b.index);
 		}
 		if (settings.batchInterval > 0 && inFlight === 0) batchOpen = now >= batchReadyAt;
 		let startedInBatch = 0;
 		while (
 			!stopped &&
-			ready.length > 0 &&
+			pending() > 0 &&
 			inFlight < pace.limit &&
 			pace.slot() <= now &&
 			(settings.batchInterval === 0 || (batchOpen && startedInBatch < pace.limit))
 		) {
-			start(ready.shift() as Job, now);
+			start(take(), now);
 			startedInBatch++;
 		}
 		if (settings.batchInterval > 0 && startedInBatch > 0) batchOpen = false;
-		if (inFlight === 0 && (stopped || (ready.length === 0 && waiting.length === 0))) break;
+		if (inFlight === 0 && (stopped || (pending() === 0 && waiting.length === 0))) break;
 
 		const timers: number[] = [];
 		if (!stopped) {
-			if (ready.length > 0 && inFlight < pace.limit && pace.slot() > now) timers.push(pace.slot());
+			if (pending() > 0 && inFlight < pace.limit && pace.slot() > now) timers.push(pace.slot());
 			if (waiting.length > 0) timers.push(waiting[0].notBefore);
 			if (settings.batchInterval > 0 && inFlight === 0 && !batchOpen) timers.push(batchReadyAt);
 		}
