@@ -107,8 +107,15 @@ function whole(value: unknown, fallback: number, min: number, max: number): numb
 	return Math.min(max, Math.max(min, Math.floor(number)));
 }
 
+/** The last item's Options, per execution: the router and the operation both read them. */
+const lastRead = new WeakMap<IExecuteFunctions, { itemIndex: number; options: Record<string, unknown> }>();
+
 function optionsOf(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
-	return context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
+	const cached = lastRead.get(context);
+	if (cached?.itemIndex === itemIndex) return cached.options;
+	const options = context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
+	lastRead.set(context, { itemIndex, options });
+	return options;
 }
 
 /** How From, To and Phone Number values are read for one item. */
