@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { otherError } from '../helpers/errors';
 import { isToolRun, toolResultForError } from '../helpers/tool';
 import { operationFor } from './registry';
 import type { Ready } from './shared/delivery';
@@ -20,7 +20,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = operationFor(resource, operationName);
 	if (!operation) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+		throw otherError(this.getNode(), new Error(`The operation "${operationName}" of "${resource}" is not supported`));
 	}
 	const items = this.getInputData();
 	// As an AI agent's tool, a refused or failed item is the tool's result: the model reads

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { problemsOf } from '../../helpers/errors';
+import { otherError, problemsOf } from '../../helpers/errors';
 
 /**
  * The output of one execution and its error policy. One output item per input item, in input
@@ -16,7 +16,7 @@ export type ErrorStyle = 'throw' | 'item' | 'tool';
 
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	return otherError(context.getNode(), error, itemIndex);
 }
 
 /** "0–4, 7, 9–10": a short list of item indexes. */
