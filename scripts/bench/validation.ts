@@ -4,7 +4,7 @@
  * item, 10,000 times, with a stub context whose getNodeParameter returns the literal values —
  * so n8n's parameter resolution is left out and what is timed is ours alone.
  *
- *   npx tsx scripts/bench/validation.ts [--items N]
+ *   npx tsx scripts/bench/validation.ts [--items N] [--only <operation name prefix, e.g. Chat>]
  *
  * Prints CPU µs/item per operation: the best and the median of 7 timed passes after 2 warm-up
  * passes (CPU time, not wall time: this machine is shared, and the best pass is the least
@@ -129,7 +129,10 @@ export function contextFor(name: string): IExecuteFunctions {
 	return stubContext({ resource, operation: operationName, ...found.parameters });
 }
 
-if (!process.env.NO_MAIN) for (const { name, operation, parameters } of CASES) {
+const only = process.argv.indexOf('--only');
+const selected = only > 0 ? CASES.filter((c) => c.name.startsWith(process.argv[only + 1])) : CASES;
+
+if (!process.env.NO_MAIN) for (const { name, operation, parameters } of selected) {
 	const [resource, operationName] = RESOURCE[name];
 	const context = stubContext({ resource, operation: operationName, ...parameters });
 	operation.prepare.call(context, 0); // throws here if the representative item is not valid

@@ -37,8 +37,11 @@ export const smsPhoneNumber = e164PhoneNumber.refine(
 );
 
 /** Spec: media links and the header image link use https. */
+const HTTPS_LINK = /^https:\/\/\S+$/i;
+
+// https is a special scheme in the URL standard: a link that parses always has a host.
 export function isHttpsUrl(value: string): boolean {
-	return /^https:\/\/\S+$/i.test(value) && URL.canParse(value) && new URL(value).hostname.length > 0;
+	return HTTPS_LINK.test(value) && URL.canParse(value);
 }
 
 export const httpsUrl = z.string().refine(isHttpsUrl, { error: HTTPS_RULE });

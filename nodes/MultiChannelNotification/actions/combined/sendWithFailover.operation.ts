@@ -45,10 +45,11 @@ export const description: INodeProperties[] = updateDisplayOptions(
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
-	const candidate = {
-		...readTemplateFields(this, itemIndex, phoneNumberFormat),
-		...readSms(this, SMS_NAMES, itemIndex, phoneNumberFormat),
-	};
+	// One object, not a spread of two: zod reads a spread copy several times slower.
+	const candidate = Object.assign(
+		readTemplateFields(this, itemIndex, phoneNumberFormat),
+		readSms(this, SMS_NAMES, itemIndex, phoneNumberFormat),
+	);
 	const body = parseOrThrow(this.getNode(), combinedSendSchema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
 	return {

@@ -14,7 +14,11 @@ export function readTemplateFields(
 	itemIndex: number,
 	phoneNumberFormat: PhoneNumberFormat,
 ): Record<string, unknown> {
-	const fields: Record<string, unknown> = {
+	const content = context.getNodeParameter('templateContent', itemIndex, '') as unknown;
+	const fields = context.getNodeParameter('componentsInputMode', itemIndex, 'fields') !== 'json';
+	const header = fields ? readText(context, 'headerImageUrl', itemIndex, { trim: true }) : '';
+	// Every key is present (undefined when not used), so all items share one object shape.
+	return {
 		from: normalizePhoneNumber(readText(context, 'from', itemIndex, { trim: true }), phoneNumberFormat),
 		to: normalizePhoneNumber(readText(context, 'to', itemIndex, { trim: true }), phoneNumberFormat),
 		templateName: readText(context, 'templateName', itemIndex, { trim: true }),
@@ -22,27 +26,30 @@ export function readTemplateFields(
 		languagePolicy: asText(context.getNodeParameter('options.languagePolicy', itemIndex, LANGUAGE_POLICY), {
 			trim: true,
 		}),
+		templateContent: typeof content === 'string' && content.trim() !== '' ? content : undefined,
+		headerImageUrl: header === '' || header === null ? undefined : header,
+		bodyParameters: fields ? bodyParameters(context, itemIndex) : undefined,
+		quickReplyButtons: fields ? quickReplyButtons(context, itemIndex) : undefined,
+		urlButton: fields ? urlButton(context, itemIndex) : undefined,
+		componentsJson: fields ? undefined : context.getNodeParameter('componentsJson', itemIndex, ''),
 	};
-	const content = context.getNodeParameter('templateContent', itemIndex, '') as unknown;
-	if (typeof content === 'string' && content.trim() !== '') fields.templateContent = content;
+}
 
-	if (context.getNodeParameter('componentsInputMode', itemIndex, 'fields') === 'json') {
-		fields.componentsJson = context.getNodeParameter('componentsJson', itemIndex, '');
-		return fields;
-	}
-	const header = readText(context, 'headerImageUrl', itemIndex, { trim: true });
-	if (header !== '' && header !== null && header !== undefined) fields.headerImageUrl = header;
-	fields.bodyParameters = readCollectionEntries(context, 'bodyParameters', 'parameter', itemIndex).map((entry) =>
-		asText(entry.text),
-	);
-	fields.quickReplyButtons = readCollectionEntries(context, 'quickReplyButtons', 'button', itemIndex).map(
-		(button) => ({ index: asText(button.index, { trim: true }), payload: asText(button.payload) }),
-	);
-	const [urlButton] = readCollectionEntries(context, 'urlButton', 'button', itemIndex);
-	if (urlButton) {
-		const index = asText(urlButton.index, { trim: true });
-		// Spec: a URL button's index defaults to 0.
-		fields.urlButton = { index: index === '' || index === undefined ? '0' : index, text: asText(urlButton.text) };
-	}
-	return fields;
+function bodyParameters(context: IExecuteFunctions, itemIndex: number): unknown[] {
+	return readCollectionEntries(context, 'bodyParameters', 'parameter', itemIndex).map((entry) => asText(entry.text));
+}
+
+function quickReplyButtons(context: IExecuteFunctions, itemIndex: number): unknown[] {
+	return readCollectionEntries(context, 'quickReplyButtons', 'button', itemIndex).map((button) => ({
+		index: asText(button.index, { trim: true }),
+		payload: asText(button.payload),
+	}));
+}
+
+function urlButton(context: IExecuteFunctions, itemIndex: number): unknown {
+	const [button] = readCollectionEntries(context, 'urlButton', 'button', itemIndex);
+	if (!button) return undefined;
+	const index = asText(button.index, { trim: true });
+	// Spec: a URL button's index defaults to 0.
+	return { index: index === '' || index === undefined ? '0' : index, text: asText(button.text) };
 }
