@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { retryAfterMs } from '../../nodes/MultiChannelNotification/helpers/retryAfter';
-import { runNode } from '../helpers/engine';
-import { credentialsFor, useSandbox } from '../helpers/sandbox';
+import { retryAfterMs } from '../../../../../nodes/MultiChannelNotification/helpers/retryAfter';
+import { runNode } from '../../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
 
 const sandbox = useSandbox();
 

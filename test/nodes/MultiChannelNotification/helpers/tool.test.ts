@@ -1,10 +1,9 @@
 import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
-import * as chatMessage from '../../../nodes/MultiChannelNotification/actions/chatMessage';
-import * as combined from '../../../nodes/MultiChannelNotification/actions/combined';
-import * as sms from '../../../nodes/MultiChannelNotification/actions/sms';
-import { smsFieldLabel, SMS_FIELDS } from '../../../nodes/MultiChannelNotification/actions/shared/sms';
+import * as chatMessage from '../../../../nodes/MultiChannelNotification/actions/chatMessage';
+import * as combined from '../../../../nodes/MultiChannelNotification/actions/combined';
+import * as sms from '../../../../nodes/MultiChannelNotification/actions/sms';
 import {
 	argumentProblems,
 	errorStage,
@@ -20,10 +19,10 @@ import {
 	toolDescriptionProperties,
 	toolErrorResult,
 	toolResultForError,
-} from '../../../nodes/MultiChannelNotification/helpers/tool';
-import { parseOrThrow } from '../../../nodes/MultiChannelNotification/helpers/validation';
-import { MultiChannelNotification } from '../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { smsRequestSchema } from '../../../nodes/MultiChannelNotification/schemas';
+} from '../../../../nodes/MultiChannelNotification/helpers/tool';
+import { parseOrThrow } from '../../../../nodes/MultiChannelNotification/helpers/validation';
+import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+import { SMS_LABELS, smsSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
 
 const node: INode = {
 	id: 'n1',
@@ -266,9 +265,7 @@ describe('tool results', () => {
 			message: "={{ $fromAI('text') }}",
 		};
 		const error = thrown(() =>
-			parseOrThrow(smsNode, smsRequestSchema, { phone_number: '+4915112345678', message: '' }, 0, (path) =>
-				smsFieldLabel(path, SMS_FIELDS),
-			),
+			parseOrThrow(smsNode, smsSendSchema, { phoneNumber: '+4915112345678', message: '' }, 0, SMS_LABELS),
 		);
 		const result = toolResultForError(error, sms.description, parameters);
 		expect(result.sent).toBe(false);
