@@ -8,6 +8,9 @@
 
 type JsonObject = Record<string, unknown>;
 
+/** Spec: a URL button's index is "string position of the button; default 0". */
+export const URL_BUTTON_DEFAULT_INDEX = '0';
+
 export const isObject = (value: unknown): value is JsonObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -26,7 +29,7 @@ export function withComponentDefaults(value: unknown): unknown {
 		}
 		if (component.type === 'button') {
 			if (component.sub_type === undefined) component.sub_type = 'quick_reply';
-			if (component.sub_type === 'url' && component.index === undefined) component.index = '0';
+			if (component.sub_type === 'url' && component.index === undefined) component.index = URL_BUTTON_DEFAULT_INDEX;
 			if (Number.isInteger(component.index)) component.index = String(component.index);
 		}
 		return component;

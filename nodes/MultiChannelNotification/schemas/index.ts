@@ -1,4 +1,5 @@
 export * from './common';
+export { URL_BUTTON_DEFAULT_INDEX } from './componentDefaults';
 export * from './template.schema';
 export * from './media.schema';
 export * from './sms.schema';

@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { LANGUAGE_POLICY, TEMPLATE_LABELS as LABELS } from '../../../schemas';
+import {
+	LANGUAGE_POLICY,
+	QUICK_REPLY_INDEXES,
+	TEMPLATE_LABELS as LABELS,
+	URL_BUTTON_DEFAULT_INDEX,
+} from '../../../schemas';
 import { optionsField } from '../options';
 
 /**
@@ -31,16 +36,16 @@ export const recipientField: INodeProperties = {
 
 const showFields = { show: { componentsInputMode: ['fields'] } };
 
+const ORDINALS = ['First', 'Second', 'Third'];
+
+// Quick reply and URL buttons both pick their position from 0, 1, 2 (spec: quick reply index
+// 0 to 2; URL button index defaults to 0).
 const buttonIndex = (description: string): INodeProperties => ({
 	displayName: 'Index',
 	name: 'index',
 	type: 'options',
-	options: [
-		{ name: '0 (First Button)', value: '0' },
-		{ name: '1 (Second Button)', value: '1' },
-		{ name: '2 (Third Button)', value: '2' },
-	],
-	default: '0',
+	options: QUICK_REPLY_INDEXES.map((index, at) => ({ name: `${index} (${ORDINALS[at]} Button)`, value: index })),
+	default: URL_BUTTON_DEFAULT_INDEX,
 	description,
 });
 

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { asText, readCollectionEntries, readText } from '../../../helpers/parameters';
 import type { PhoneNumberFormat } from '../../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../../helpers/phoneNumber';
-import { LANGUAGE_POLICY } from '../../../schemas';
+import { LANGUAGE_POLICY, URL_BUTTON_DEFAULT_INDEX } from '../../../schemas';
 
 /**
  * The item's template fields as the schema takes them (schemas/template.schema.ts), keyed by
@@ -50,6 +50,5 @@ function urlButton(context: IExecuteFunctions, itemIndex: number): unknown {
 	const [button] = readCollectionEntries(context, 'urlButton', 'button', itemIndex);
 	if (!button) return undefined;
 	const index = asText(button.index, { trim: true });
-	// Spec: a URL button's index defaults to 0.
-	return { index: index === '' || index === undefined ? '0' : index, text: asText(button.text) };
+	return { index: index === '' || index === undefined ? URL_BUTTON_DEFAULT_INDEX : index, text: asText(button.text) };
 }
