@@ -69,14 +69,20 @@ export function serviceMessage(answer: Answer, scrub: Scrubber): string | undefi
 	return text === undefined ? undefined : shorten(scrub(text), 500);
 }
 
-/** The text a service's answer may contribute to an error: its `message`, scrubbed, else a short note. */
-export function shownText(answer: Answer, scrub: Scrubber): string {
+/**
+ * What a service's answer contributes to an error: its own `message` (scrubbed) as the headline,
+ * or for any other body a short note as the headline and the body (scrubbed, shortened) as detail.
+ */
+export function shownText(answer: Answer, scrub: Scrubber): { headline: string; detail: string } {
 	const text = serviceMessage(answer, scrub);
-	if (text !== undefined) return text;
+	if (text !== undefined) return { headline: text, detail: `Service message: ${text}` };
 	const raw = answer.text.trim();
-	if (raw === '') return 'no message in the answer';
+	if (raw === '') return { headline: 'no message in the answer', detail: 'The answer had no body.' };
 	// Scrub first, then shorten: shortening could cut the key and leave part of it behind.
-	return `unexpected non-JSON answer: ${shorten(scrub(raw).replace(/\s+/g, ' '), 120)}`;
+	return {
+		headline: 'a non-JSON answer',
+		detail: `Service answer (not JSON): ${shorten(scrub(raw).replace(/\s+/g, ' '), 200)}`,
+	};
 }
 
 export function redirectError(context: AnswerContext, answer: Answer, subject: string): NodeApiError {
@@ -121,10 +127,10 @@ export function statusError(context: AnswerContext, answer: Answer): NodeApiErro
 		itemIndex: context.itemIndex,
 		httpCode: status,
 		title: ok
-			? `The service did not confirm the send (HTTP ${status}): ${shown}`
-			: `The service answered HTTP ${status}: ${shown}`,
-		description: `${ok ? `The answer was not "success", so this item is treated as failed. ${MAY_HAVE_BEEN_DELIVERED}` : hintFor(status)}\nService message: ${shown}`,
-		cause: shown,
+			? `The service did not confirm the send (HTTP ${status}): ${shown.headline}`
+			: `The service answered HTTP ${status}: ${shown.headline}`,
+		description: `${ok ? `The answer was not "success", so this item is treated as failed. ${MAY_HAVE_BEEN_DELIVERED}` : hintFor(status)}\n${shown.detail}`,
+		cause: shown.headline,
 		...(retryAfter === undefined ? {} : { extra: { retryAfter } }),
 	});
 }

@@ -142,7 +142,7 @@ describe('Nothing but a 429 is ever resent', () => {
 		['a 503 after delivering', { kind: 'status' as const, status: 503, afterDelivery: true }, 'The service answered HTTP 503'],
 		['a reset connection', { kind: 'reset' as const }, 'Could not reach the service'],
 		['no answer', { kind: 'timeout' as const }, 'The service did not answer within 300 ms'],
-		['a non-JSON answer', { kind: 'nonJson' as const, status: 502 }, 'The service answered HTTP 502: unexpected non-JSON answer'],
+		['a non-JSON answer', { kind: 'nonJson' as const, status: 502 }, 'The service answered HTTP 502: a non-JSON answer'],
 	])('%s: one request, a NodeApiError, no retry', async (_name, fault, message) => {
 		sandbox().injectFault(fault);
 		const { error } = await runNode({
@@ -155,6 +155,14 @@ describe('Nothing but a 429 is ever resent', () => {
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.description).toContain('may or may not have been delivered');
 		expect(sandbox().requests).toHaveLength(1);
+	});
+
+	test('a non-JSON answer: the title stays short, the body is in the description', async () => {
+		sandbox().injectFault({ kind: 'nonJson', status: 502 });
+		const { error } = await runNode({ parameters: bulkSms({}), items: items(1), credentials: credentialsFor(sandbox()) });
+
+		expect(error?.message).toBe('The service answered HTTP 502: a non-JSON answer');
+		expect(error?.description).toContain('Service answer (not JSON): <html>');
 	});
 
 	test('a failure mid-run stops sending and names the items already sent', async () => {
