@@ -36,6 +36,17 @@ export const SMS_PATH = '/v1/sms/notification';
  */
 export type LegKind = 'node' | 'httpNode' | 'httpNodeBatching' | 'n8nHelper' | 'raw' | 'rawNoKeepAlive';
 
+/** The rate limit of the rate-limited legs' sandbox: a fixed window admitting this many requests a second. */
+export const RATE_LIMIT_PER_SECOND = 100;
+
+export type RetryAfterStyle = 'seconds' | 'date' | 'none';
+
+/** The sandbox a leg runs against: its latency and, for the rate-limited legs, its limit. */
+export interface ServiceSpec {
+	latencyMs: number;
+	rateLimit?: { perSecond: number; retryAfter: RetryAfterStyle };
+}
+
 /** HTTP Request node batching used by the `httpNodeBatching` leg. */
 export const HTTP_BATCH = { batchSize: 20, batchInterval: 100 };
 
@@ -53,6 +64,13 @@ export interface LegSpec {
 	memory?: boolean;
 	/** Profile leg: one run with V8's CPU profiler on, reported as shares of CPU time by component. */
 	profile?: boolean;
+	/** The sandbox rate limits (429 beyond N a second): every item must still be delivered once. */
+	rateLimited?: boolean;
+	/**
+	 * A client that is expected to lose items against a rate limit (the HTTP Request node at its
+	 * defaults): its failures are measured, not reported as a bench problem.
+	 */
+	mayFail?: boolean;
 }
 
 /** What a leg process is given: one client configuration, measured at each item count in turn. */
@@ -62,7 +80,13 @@ export interface LegInput {
 }
 
 export interface RepResult {
+	/**
+	 * The time measured: for a node in n8n's engine its own `executionTime` from the run data (what
+	 * n8n shows for the node), for a raw client the wall-clock time of its loop.
+	 */
 	ms: number;
+	/** Wall-clock time of the whole run (for an engine leg: the workflow, source node included). */
+	wallMs: number;
 	itemsPerSecond: number;
 	/** What the sandbox saw during the rep. */
 	received: number;
@@ -70,6 +94,12 @@ export interface RepResult {
 	duplicates: number;
 	maxInFlight: number;
 	peakRssMb: number;
+	/** Requests the sandbox's rate limit refused with 429. */
+	rateLimited: number;
+	/** Output items that are not a success, or all items when the run failed (mayFail legs). */
+	failedItems: number;
+	/** The run's error, when it failed (mayFail legs). */
+	runError?: string;
 }
 
 export interface MemoryResult {

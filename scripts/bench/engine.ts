@@ -83,9 +83,9 @@ class BenchCredentialsHelper extends ICredentialsHelper {
 		const authenticate = this.entry(typeName).type?.authenticate;
 		const options = { ...requestOptions } as IHttpRequestOptions;
 		if (!authenticate) return options;
-		if (typeof authenticate === 'function' || authenticate.type !== 'generic') {
-			throw new Error('Only generic authenticate blocks are supported here');
-		}
+		// A function is called directly, as n8n's CredentialsHelper does.
+		if (typeof authenticate === 'function') return await authenticate(credentials, options);
+		if (authenticate.type !== 'generic') throw new Error('Only generic authenticate blocks and functions are supported here');
 		const headers = { ...(options.headers ?? {}) } as IDataObject;
 		for (const [name, value] of Object.entries(authenticate.properties.headers ?? {})) {
 			headers[name] = workflow.expression.getParameterValue(

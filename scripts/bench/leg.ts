@@ -14,6 +14,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { LegInput, LegResult, LegSpec, RepResult } from './common';
 import type { EngineRun } from './engine';
+import { TARGET_NAME } from './engine';
 import {
 	API_KEY,
 	HTTP_REQUEST_NODE_PATH,
@@ -39,6 +40,7 @@ interface SandboxStats {
 	delivered: number;
 	duplicateBodies: number;
 	maxInFlight: number;
+	rateLimited: number;
 }
 
 async function control(url: string, path: string, method: 'GET' | 'POST'): Promise<unknown> {
@@ -68,11 +70,26 @@ async function ourNode(spec: LegInput['spec']): Promise<Send> {
 		parameters: nodeParameters(spec.concurrency),
 		credentials: await ourCredential(spec.url),
 	});
-	return checked(run);
+	// Against a rate limit the counts (delivered, failed, twice) are checked per rep instead.
+	return spec.rateLimited ? run : checked(run);
 }
 
 /** n8n's own HTTP Request node, from the n8n 2.8.4 install (n8n-nodes-base 2.8.1). */
 async function httpRequestNode(spec: LegInput['spec'], batching: boolean): Promise<Send> {
+	// A mayFail leg's run is measured as it comes: failures are what it shows.
+	if (spec.mayFail) {
+		const { createEngineRunner } = await import('./engine');
+		const { HttpRequest } = (await import(HTTP_REQUEST_NODE_PATH)) as {
+			HttpRequest: new () => INodeType | IVersionedNodeType;
+		};
+		return createEngineRunner({
+			typeName: 'n8n-nodes-base.httpRequest',
+			typeVersion: HTTP_REQUEST_VERSION,
+			nodeType: new HttpRequest(),
+			parameters: httpNodeParameters(spec.url, batching),
+			credentials: { httpHeaderAuth: { data: { name: 'Authorization', value: API_KEY } } },
+		});
+	}
 	const { createEngineRunner } = await import('./engine');
 	const { HttpRequest } = (await import(HTTP_REQUEST_NODE_PATH)) as {
 		HttpRequest: new () => INodeType | IVersionedNodeType;
@@ -247,19 +264,41 @@ async function timedRun(
 	const sampler = rssSampler(200);
 	const started = process.hrtime.bigint();
 	const result = await send(items);
-	const ms = Number(process.hrtime.bigint() - started) / 1e6;
+	const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
 	const { peak } = sampler.stop();
 	keep?.(result);
 	const stats = (await control(spec.url, 'stats', 'GET')) as SandboxStats;
+	const engine = engineRunOf(result);
+	// An n8n node is timed by its own executionTime, as n8n records it in the run data.
+	const nodeMs = engine?.run.data.resultData.runData[TARGET_NAME]?.[0]?.executionTime;
+	const ms = nodeMs ?? wallMs;
+	let failedItems = 0;
+	let runError: string | undefined;
+	if (engine) {
+		if (engine.error || !engine.output) {
+			failedItems = items.length;
+			runError = engine.error?.message ?? 'no output';
+		} else {
+			failedItems = engine.output.filter((item) => item.json.message !== 'success').length;
+		}
+	}
 	return {
 		ms,
+		wallMs,
 		itemsPerSecond: items.length / (ms / 1000),
 		received: stats.received,
 		delivered: stats.delivered,
 		duplicates: stats.duplicateBodies,
 		maxInFlight: stats.maxInFlight,
 		peakRssMb: mb(peak),
+		rateLimited: stats.rateLimited ?? 0,
+		failedItems,
+		...(runError === undefined ? {} : { runError }),
 	};
+}
+
+function engineRunOf(result: unknown): EngineRun | undefined {
+	return typeof result === 'object' && result !== null && 'run' in result ? (result as EngineRun) : undefined;
 }
 
 /**
@@ -281,7 +320,16 @@ function kernelPeak(): number | undefined {
 	return match ? Number(match[1]) * 1024 : undefined;
 }
 
-function problemOf(rep: RepResult, count: number): string | undefined {
+function problemOf(rep: RepResult, count: number, spec: LegSpec): string | undefined {
+	if (spec.mayFail) {
+		return rep.duplicates === 0 ? undefined : `the sandbox delivered ${rep.duplicates} items twice`;
+	}
+	if (spec.rateLimited) {
+		if (rep.delivered !== count || rep.duplicates !== 0 || rep.received !== count + rep.rateLimited || rep.failedItems > 0) {
+			return `against the rate limit: ${rep.delivered} of ${count} delivered, ${rep.duplicates} twice, ${rep.failedItems} failed, ${rep.received} requests (${rep.rateLimited} refused with 429)`;
+		}
+		return undefined;
+	}
 	if (rep.received !== count || rep.delivered !== count || rep.duplicates !== 0) {
 		return `the sandbox received ${rep.received} and delivered ${rep.delivered} requests (${rep.duplicates} duplicates) for ${count} items`;
 	}
@@ -299,7 +347,7 @@ async function measure(spec: LegSpec, send: Send): Promise<LegResult> {
 		});
 		if (rep) {
 			result.reps.push(rep);
-			result.problem = problemOf(rep, items.length);
+			result.problem = problemOf(rep, items.length, spec);
 		}
 		return result;
 	}
@@ -338,13 +386,13 @@ async function measure(spec: LegSpec, send: Send): Promise<LegResult> {
 			samples,
 		};
 		result.reps.push(rep);
-		result.problem = problemOf(rep, items.length) ?? (kept === undefined ? 'the run returned nothing' : undefined);
+		result.problem = problemOf(rep, items.length, spec) ?? (kept === undefined ? 'the run returned nothing' : undefined);
 		return result;
 	}
 	for (let index = 0; index < spec.reps; index++) {
 		const rep = await timedRun(spec, send, items);
 		result.reps.push(rep);
-		result.problem ??= problemOf(rep, items.length);
+		result.problem ??= problemOf(rep, items.length, spec);
 	}
 	return result;
 }

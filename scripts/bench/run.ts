@@ -14,9 +14,10 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 import { ensureN8n } from '../n8n/lib/install';
-import type { LegInput, LegKind, LegResult, PrepareResult } from './common';
+import type { LegInput, LegKind, LegResult, PrepareResult, RetryAfterStyle, ServiceSpec } from './common';
 import {
 	HTTP_BATCH,
+	RATE_LIMIT_PER_SECOND,
 	HTTP_REQUEST_VERSION,
 	N8N_NODE_MODULES,
 	REPO_ROOT,
@@ -28,11 +29,28 @@ import {
 import type { Facts, Measured } from './report';
 import { renderReport } from './report';
 
-const LATENCIES = [0, 100] as const;
+/** The sandboxes, in order: answering at once, holding each answer 100 ms, and rate limited. */
+const RETRY_AFTER_STYLES: RetryAfterStyle[] = ['seconds', 'date', 'none'];
+const SERVICES: ServiceSpec[] = [
+	{ latencyMs: 0 },
+	{ latencyMs: 100 },
+	...RETRY_AFTER_STYLES.map((retryAfter) => ({
+		latencyMs: 0,
+		rateLimit: { perSecond: RATE_LIMIT_PER_SECOND, retryAfter },
+	})),
+];
+/** Pinned Options → Concurrency values measured (the default, unset, adapts). */
 const CONCURRENCIES = [1, 5, 10, 20];
+/** The pacing legs' item count (ISSUE 14). */
+const PACING_ITEMS = 2000;
 const SANDBOX_ALONE = [50, 200];
 /** `--quick`: a smoke run (a tenth of the items, one run each) that writes only .cache/bench/. */
 const QUICK = process.argv.includes('--quick');
+/**
+ * `--only=TEXT`: only the legs whose description (as printed, e.g. "node defaults (adaptive) ·
+ * latency 0 ms") contains TEXT; `|` separates alternatives. Writes only .cache/bench/only.*.
+ */
+const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split('|');
 /** `--render`: no measuring; rewrites BENCHMARKS.md from the last full run's .cache/bench/results.json. */
 const RENDER = process.argv.includes('--render');
 const CACHE_DIR = join(REPO_ROOT, '.cache', 'bench');
@@ -42,7 +60,7 @@ const LEG_TIMEOUT_MS = 15 * 60_000;
 
 /** One leg process: a client configuration measured at one or more item counts. */
 interface Plan {
-	latencyMs: number;
+	service: ServiceSpec;
 	spec: Omit<LegInput['spec'], 'url'>;
 	runs: LegInput['runs'];
 }
@@ -55,13 +73,21 @@ interface PlanOptions {
 	/** Timed runs at 10,000 items, when fewer than `reps`. */
 	reps10k?: number;
 	warmup?: number;
+	mayFail?: boolean;
 }
 
-function defaultConcurrency(): number {
-	const options = join(REPO_ROOT, 'dist', 'nodes', 'MultiChannelNotification', 'actions', 'shared', 'options.js');
+/** The node's adaptive pacing (no Concurrency set): where it starts and how high it may go. */
+function adaptivePacing(): { initial: number; ceiling: number } {
+	const scheduler = join(REPO_ROOT, 'dist', 'nodes', 'MultiChannelNotification', 'helpers', 'scheduler.js');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { DEFAULT_CONCURRENCY } = require(options) as { DEFAULT_CONCURRENCY: number };
-	return DEFAULT_CONCURRENCY;
+	const { INITIAL_LIMIT, ADAPTIVE_CEILING } = require(scheduler) as { INITIAL_LIMIT: number; ADAPTIVE_CEILING: number };
+	return { initial: INITIAL_LIMIT, ceiling: ADAPTIVE_CEILING };
+}
+
+function serviceName(service: ServiceSpec): string {
+	return service.rateLimit
+		? `rate limited ${service.rateLimit.perSecond}/s, Retry-After ${service.rateLimit.retryAfter}`
+		: `latency ${service.latencyMs} ms`;
 }
 
 /**
@@ -79,75 +105,88 @@ function itemsAt100ms(concurrency: number): number {
 	return Math.min(1000, concurrency * 50);
 }
 
-function plan(nodeDefault: number): Plan[] {
+function plan(): Plan[] {
 	const legs: Plan[] = [];
-	const add = (latencyMs: number, kind: LegKind, counts: number[], concurrency?: number, options: PlanOptions = {}) =>
+	const add = (service: ServiceSpec, kind: LegKind, counts: number[], concurrency?: number, options: PlanOptions = {}) =>
 		legs.push({
-			latencyMs,
+			service,
 			runs: counts.map((count) => ({
 				items: Math.max(20, Math.round(count * SCALE)),
-				reps: count >= 10000 && options.reps10k !== undefined ? Math.min(REPS, options.reps10k) : (options.reps ?? REPS),
+				reps: count >= 10000 && options.reps10k !== undefined ? Math.min(REPS, options.reps10k) : Math.min(REPS, options.reps ?? REPS),
 			})),
 			spec: {
 				kind,
-				warmup: options.warmup ?? warmupFor(kind, concurrency, latencyMs),
+				warmup: Math.round((options.warmup ?? warmupFor(kind, concurrency, service.latencyMs)) * (QUICK ? 0.5 : 1)),
 				...(concurrency === undefined ? {} : { concurrency }),
 				...(options.memory ? { memory: true } : {}),
 				...(options.profile ? { profile: true } : {}),
+				...(service.rateLimit ? { rateLimited: true } : {}),
+				...(options.mayFail ? { mayFail: true } : {}),
 			},
 		});
-	const concurrencies = [...new Set([...CONCURRENCIES, nodeDefault])].sort((a, b) => a - b);
-	// The default runs with the option unset, as a new node has it.
-	const optionFor = (c: number) => (c === nodeDefault ? undefined : c);
+	const [at0, at100, ...rateLimited] = SERVICES;
 	const memory: PlanOptions = { memory: true, reps: 1, warmup: 20 };
-
-	// Sandbox answering at once: every client at 1,000 and 10,000 items. To stay within about
-	// 15 minutes, 10,000-item runs are repeated only for the legs the targets compare (the
-	// node at its default and at 20, the HTTP Request node at its defaults, the raw clients).
-	const both = [1000, 10000];
 	const once: PlanOptions = { reps10k: 1 };
-	for (const c of concurrencies) add(0, 'node', both, optionFor(c), c === nodeDefault || c === 20 ? {} : once);
-	for (const c of concurrencies) add(0, 'raw', both, c);
-	add(0, 'rawNoKeepAlive', both, 20, once);
-	add(0, 'n8nHelper', both, 20, once);
-	add(0, 'httpNode', both);
+	// `undefined` concurrency: the node at its defaults (adaptive), as a new node has it.
+	const DEFAULTS = undefined;
+
+	// Sandbox answering at once: every client at 2,000 and 10,000 items. To stay within about
+	// 15 minutes, 10,000-item runs are repeated only for the legs the targets compare (the node at
+	// its defaults and at 20, the HTTP Request node at its defaults, the raw clients).
+	const both = [PACING_ITEMS, 10000];
+	add(at0, 'node', both, DEFAULTS);
+	for (const c of CONCURRENCIES) add(at0, 'node', both, c, c === 20 ? {} : once);
+	for (const c of CONCURRENCIES) add(at0, 'raw', both, c);
+	add(at0, 'rawNoKeepAlive', both, 20, once);
+	add(at0, 'n8nHelper', both, 20, once);
+	add(at0, 'httpNode', both);
 	// Batching paces by the clock (batchSize items every batchInterval ms) whatever the latency:
 	// 10,000 items would take 50 s a run, so it runs at 1,000 items only.
-	add(0, 'httpNodeBatching', [1000]);
-	for (const c of SANDBOX_ALONE) add(0, 'raw', [10000], c);
-	add(0, 'node', [10000], undefined, memory);
-	add(0, 'httpNode', [10000], undefined, memory);
-	add(0, 'raw', [10000], nodeDefault, memory);
+	add(at0, 'httpNodeBatching', [1000]);
+	for (const c of SANDBOX_ALONE) add(at0, 'raw', [10000], c);
+	add(at0, 'node', [10000], DEFAULTS, memory);
+	add(at0, 'httpNode', [10000], undefined, memory);
+	add(at0, 'raw', [10000], 10, memory);
 	// Where the CPU time goes: one profiled run each (the profiler slows it; only the shares count).
 	const profile: PlanOptions = { profile: true, reps: 1 };
-	add(0, 'node', [2000], 20, profile);
-	add(0, 'n8nHelper', [2000], 20, profile);
-	add(0, 'httpNode', [2000], undefined, profile);
+	add(at0, 'node', [PACING_ITEMS], DEFAULTS, profile);
+	add(at0, 'n8nHelper', [PACING_ITEMS], 20, profile);
+	add(at0, 'httpNode', [PACING_ITEMS], undefined, profile);
 
-	// Sandbox holding each answer 100 ms: item counts sized to the concurrency.
-	for (const c of concurrencies) add(100, 'node', [itemsAt100ms(c)], optionFor(c));
-	for (const c of concurrencies) add(100, 'raw', [itemsAt100ms(c)], c);
-	add(100, 'rawNoKeepAlive', [itemsAt100ms(20)], 20);
-	add(100, 'n8nHelper', [itemsAt100ms(20)], 20);
-	add(100, 'httpNode', [...new Set(concurrencies.map(itemsAt100ms))]);
-	add(100, 'httpNodeBatching', [1000]);
-	for (const c of SANDBOX_ALONE) add(100, 'raw', [1000], c);
+	// Sandbox holding each answer 100 ms: pinned concurrencies at concurrency × 50 items (about
+	// 5 s a run), the pacing legs (defaults, the ceiling 100, the HTTP Request node) at 2,000.
+	add(at100, 'node', [PACING_ITEMS], DEFAULTS, { warmup: 300 });
+	for (const c of CONCURRENCIES) add(at100, 'node', [itemsAt100ms(c)], c);
+	add(at100, 'node', [PACING_ITEMS], 100, { warmup: 300 });
+	for (const c of CONCURRENCIES) add(at100, 'raw', [itemsAt100ms(c)], c);
+	add(at100, 'raw', [PACING_ITEMS], 100, { warmup: 300 });
+	add(at100, 'rawNoKeepAlive', [itemsAt100ms(20)], 20);
+	add(at100, 'n8nHelper', [itemsAt100ms(20)], 20);
+	add(at100, 'httpNode', [...new Set([...CONCURRENCIES.map(itemsAt100ms), PACING_ITEMS])]);
+	add(at100, 'httpNodeBatching', [1000]);
+	for (const c of SANDBOX_ALONE) add(at100, 'raw', [1000], c);
 	// At its defaults the HTTP Request node opens one connection per item, all at once.
-	add(100, 'httpNode', [10000], undefined, memory);
+	add(at100, 'httpNode', [10000], undefined, memory);
+
+	// Rate limited (N a second, 429 beyond): the node at its defaults once per Retry-After style
+	// (a run takes at least 2,000 ÷ N = 20 s); the HTTP Request node at its defaults once, to show
+	// what a client without pacing gets.
+	for (const service of rateLimited) add(service, 'node', [PACING_ITEMS], DEFAULTS, { reps: 1, warmup: 100 });
+	add(rateLimited[0], 'httpNode', [PACING_ITEMS], undefined, { reps: 1, warmup: 0, mayFail: true });
 	return legs;
 }
 
-function describe(leg: Plan, nodeDefault: number): string {
-	const c = leg.spec.concurrency ?? (leg.spec.kind === 'node' ? nodeDefault : undefined);
+function describe(leg: Plan): string {
+	const c = leg.spec.concurrency;
 	const name = {
-		node: `node c${c}`,
+		node: c === undefined ? 'node defaults (adaptive)' : `node c${c}`,
 		httpNode: 'HTTP Request (defaults)',
 		httpNodeBatching: `HTTP Request (batching ${HTTP_BATCH.batchSize}/${HTTP_BATCH.batchInterval} ms)`,
 		n8nHelper: `n8n request helper only c${c}`,
 		raw: `raw keep-alive c${c}`,
 		rawNoKeepAlive: `raw, new connection each c${c}`,
 	}[leg.spec.kind];
-	return `${name} · ${leg.latencyMs} ms${leg.spec.memory ? ' · memory' : ''}${leg.spec.profile ? ' · CPU profile' : ''}`;
+	return `${name} · ${serviceName(leg.service)}${leg.spec.memory ? ' · memory' : ''}${leg.spec.profile ? ' · CPU profile' : ''}`;
 }
 
 /** Share of all cores' time spent busy over `ms` ms, from the kernel's counters (other processes included). */
@@ -202,8 +241,8 @@ async function main(): Promise<void> {
 	const n8nFolder = useTempN8nFolder();
 	await ensureN8n((line) => console.log(line));
 
-	const nodeDefault = defaultConcurrency();
-	const legs = plan(nodeDefault);
+	const adaptive = adaptivePacing();
+	const legs = plan().filter((leg) => !ONLY || ONLY.some((text) => describe(leg).includes(text)));
 	const facts: Facts = {
 		date: new Date().toISOString(),
 		cpuModel: cpus()[0]?.model ?? 'unknown',
@@ -214,13 +253,15 @@ async function main(): Promise<void> {
 		loadBefore: loadavg(),
 		busyBefore: await busyShare(3000),
 		loadAfter: [],
+		loadDuring: [],
 		commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain']) === '' ? '' : ' (with uncommitted changes)'}`,
 		packageVersion: versionOf(join(REPO_ROOT, 'package.json')),
 		n8nCore: versionOf(join(REPO_ROOT, 'node_modules', 'n8n-core', 'package.json')),
 		n8nWorkflow: versionOf(join(REPO_ROOT, 'node_modules', 'n8n-workflow', 'package.json')),
 		n8nNodesBase: versionOf(join(N8N_NODE_MODULES, 'n8n-nodes-base', 'package.json')),
 		httpRequestVersion: HTTP_REQUEST_VERSION,
-		nodeDefaultConcurrency: nodeDefault,
+		adaptive,
+		rateLimitPerSecond: RATE_LIMIT_PER_SECOND,
 		reps: REPS,
 		seconds: 0,
 	};
@@ -234,19 +275,22 @@ async function main(): Promise<void> {
 	}
 
 	console.log('\n[prepare] validating and building each request kind (no sending)…');
-	const prepare = await runPrepare();
+	const prepare = ONLY ? [] : await runPrepare();
 	for (const result of prepare) {
 		console.log(`  ${result.operation} (${result.mode}): ${result.wall.prepareUs.toFixed(1)} µs/item`);
 	}
 
 	const results: Measured[] = [];
-	for (const latencyMs of LATENCIES) {
-		const sandbox = forkTs('sandboxProcess.ts', { latencyMs });
+	for (const service of SERVICES) {
+		const { latencyMs } = service;
+		const sandbox = forkTs('sandboxProcess.ts', service);
 		const { url } = await nextMessage(sandbox, 'ready', 60_000);
-		const mine = legs.filter((leg) => leg.latencyMs === latencyMs);
-		console.log(`\n[latency ${latencyMs} ms] sandbox at ${url} (own process), ${mine.length} legs`);
+		const mine = legs.filter((leg) => leg.service === service);
+		if (mine.length === 0) continue;
+		console.log(`\n[${serviceName(service)}] sandbox at ${url} (own process), ${mine.length} legs`);
 		for (const [index, leg] of mine.entries()) {
 			const legStarted = Date.now();
+			facts.loadDuring?.push(loadavg()[0]);
 			const input: LegInput = { spec: { ...leg.spec, url }, runs: leg.runs };
 			const child = forkTs('leg.ts', input, leg.spec.memory ? ['--expose-gc'] : []);
 			let legResults: LegResult[];
@@ -258,19 +302,26 @@ async function main(): Promise<void> {
 			}
 			const lines: string[] = [];
 			for (const result of legResults) {
-				results.push({ latencyMs, result });
+				results.push({ latencyMs, ...(service.rateLimit ? { rateLimit: service.rateLimit } : {}), result });
 				const rates = result.reps.map((rep) => Math.round(rep.itemsPerSecond));
 				const memory = result.memory
 					? ` · RSS ${result.memory.baselineMb} → ${result.memory.peakMb} MB (+${result.memory.growthMb})`
 					: '';
+				const seconds = result.reps.map((rep) => (rep.ms / 1000).toFixed(2)).join(', ');
+				const pacing = result.reps.length
+					? ` · ${seconds} s · 429s ${result.reps.map((rep) => rep.rateLimited).join(', ')} · max in flight ${Math.max(...result.reps.map((rep) => rep.maxInFlight))}` +
+						(result.reps.some((rep) => rep.failedItems > 0)
+							? ` · failed items ${result.reps.map((rep) => rep.failedItems).join(', ')}, delivered ${result.reps.map((rep) => rep.delivered).join(', ')}`
+							: '')
+					: '';
 				lines.push(
 					`${result.spec.items.toLocaleString('en-US')} items: ` +
 						(rates.length ? `${Math.round(median(rates))} items/s (${rates.join(', ')})` : 'no result') +
-						`${memory}${result.problem ? ` · PROBLEM: ${result.problem.split('\n')[0]}` : ''}`,
+						`${pacing}${memory}${result.problem ? ` · PROBLEM: ${result.problem.split('\n')[0]}` : ''}`,
 				);
 			}
 			console.log(
-				`  [${index + 1}/${mine.length}] ${describe(leg, nodeDefault)} · ${lines.join(' · ')} · ${Math.round((Date.now() - legStarted) / 1000)} s`,
+				`  [${index + 1}/${mine.length}] ${describe(leg)} · ${lines.join(' · ')} · ${Math.round((Date.now() - legStarted) / 1000)} s`,
 			);
 		}
 		sandbox.disconnect();
@@ -279,12 +330,16 @@ async function main(): Promise<void> {
 	rmSync(n8nFolder, { recursive: true, force: true });
 	facts.loadAfter = loadavg();
 	facts.seconds = Math.round((Date.now() - started) / 1000);
+	// The raw figures first, so a report that fails to render loses nothing (see --render).
+	mkdirSync(CACHE_DIR, { recursive: true });
+	const name = ONLY ? 'only' : QUICK ? 'quick' : 'results';
+	writeFileSync(join(CACHE_DIR, `${name}.json`), `${JSON.stringify({ facts, prepare, results }, null, 2)}\n`);
 	const { console: table, markdown } = renderReport(facts, prepare, results);
 	console.log(`\n${table}`);
-	mkdirSync(CACHE_DIR, { recursive: true });
-	const name = QUICK ? 'quick' : 'results';
-	writeFileSync(join(CACHE_DIR, `${name}.json`), `${JSON.stringify({ facts, prepare, results }, null, 2)}\n`);
-	if (QUICK) {
+	if (ONLY) {
+		writeFileSync(join(CACHE_DIR, 'BENCHMARKS.only.md'), markdown);
+		console.log(`Partial run (--only): wrote .cache/bench/only.json and BENCHMARKS.only.md (${facts.seconds} s in all).`);
+	} else if (QUICK) {
 		writeFileSync(join(CACHE_DIR, 'BENCHMARKS.quick.md'), markdown);
 		console.log(`Quick run: wrote .cache/bench/quick.json and BENCHMARKS.quick.md (${facts.seconds} s in all).`);
 	} else {

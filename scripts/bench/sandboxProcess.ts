@@ -1,14 +1,23 @@
 /**
  * The sandbox in its own process for `npm run bench`, so it does not share an event loop with
- * the client being measured. Receives `{ latencyMs }`, reports `{ type: 'ready', url }`, and runs
- * until killed. Legs reset it (`POST /__sandbox/reset`) and read its counts (`GET /__sandbox/stats`).
+ * the client being measured. Receives a ServiceSpec (latency, and for the rate-limited legs the
+ * rate limit), reports `{ type: 'ready', url }`, and runs until disconnected. Legs reset it
+ * (`POST /__sandbox/reset`, which keeps the latency and rate limit it was started with) and read
+ * its counts (`GET /__sandbox/stats`).
  */
 import { startSandbox } from '../../sandbox/server';
+import type { ServiceSpec } from './common';
 import { API_KEY, receiveInput, report } from './common';
 
 async function main(): Promise<void> {
-	const { latencyMs } = await receiveInput<{ latencyMs: number }>();
-	const sandbox = await startSandbox({ port: 0, apiKey: API_KEY, latencyMs, quiet: true });
+	const { latencyMs, rateLimit } = await receiveInput<ServiceSpec>();
+	const sandbox = await startSandbox({
+		port: 0,
+		apiKey: API_KEY,
+		latencyMs,
+		quiet: true,
+		...(rateLimit ? { rateLimit } : {}),
+	});
 	process.once('disconnect', () => {
 		void sandbox.stop().then(() => process.exit(0));
 	});
