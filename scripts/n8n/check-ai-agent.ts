@@ -162,7 +162,6 @@ function otherTools(): ExampleWorkflow['nodes'] {
 				to: fromAi('to', 'The customer phone number, E.164 with leading +'),
 				templateName: 'login_code',
 				languageCode: 'id',
-				languagePolicy: 'deterministic',
 				componentsInputMode: 'fields',
 				bodyParameters: { parameter: [{ text: fromAi('code', 'The one-time login code') }] },
 				smsPhoneNumber: fromAi('sms_phone_number', 'The SMS recipient, E.164 +62'),

@@ -40,9 +40,9 @@ const FIXED_COLLECTIONS = new Set(['bodyParameters', 'quickReplyButtons', 'urlBu
 const testId = (field: string): string =>
 	FIXED_COLLECTIONS.has(field) ? `fixed-collection-${field}` : `parameter-input-${field}`;
 
-const TEMPLATE_FIELDS = ['templateName', 'languageCode', 'languagePolicy', 'componentsInputMode'];
+const TEMPLATE_FIELDS = ['templateName', 'languageCode', 'componentsInputMode'];
 const TEMPLATE_COMPONENT_FIELDS = ['bodyParameters', 'headerImageUrl', 'quickReplyButtons', 'urlButton'];
-const MEDIA_FIELDS = ['mediaType', 'mediaUrl', 'recipientType'];
+const MEDIA_FIELDS = ['mediaType', 'mediaUrl'];
 const SMS_FIELDS = ['phoneNumber', 'message'];
 const FAILOVER_SMS_FIELDS = ['smsPhoneNumber', 'smsMessage'];
 

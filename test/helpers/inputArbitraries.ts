@@ -106,13 +106,13 @@ export function templateTree(values: TemplateValues, options: Params = STRICT): 
 		to: values.to,
 		templateName: values.templateName,
 		languageCode: values.languageCode,
-		languagePolicy: values.languagePolicy,
 		componentsInputMode: 'fields',
 		bodyParameters: { parameter: values.bodyTexts.map((text) => ({ text })) },
 		headerImageUrl: values.header,
 		quickReplyButtons: { button: values.quickReplies.map(({ index, payload }) => ({ index, payload })) },
 		urlButton: values.urlButton ? { button: { index: values.urlButton.index, text: values.urlButton.text } } : {},
-		options,
+		// Language Policy is an option of template sends (the service fixes it to "deterministic").
+		options: { ...options, languagePolicy: values.languagePolicy },
 	};
 }
 
@@ -224,7 +224,6 @@ export function mediaTree(values: MediaValues, options: Params = STRICT): Params
 		mediaType: values.mediaType,
 		mediaUrl: values.mediaUrl,
 		...(values.mediaType === 'image' ? { caption: values.caption } : {}),
-		recipientType: 'individual',
 		options,
 	};
 }
@@ -433,13 +432,6 @@ export const badCaption: fc.Arbitrary<unknown> = fc.oneof(
 	fc.constant([]),
 	fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 3 }),
 	fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { minKeys: 1, maxKeys: 2 }),
-);
-
-export const badRecipientType: fc.Arbitrary<unknown> = fc.oneof(
-	fc.constant(null),
-	fc.constant({}),
-	fc.constant(['individual']),
-	fc.constant({ type: 'individual' }),
 );
 
 /** One defect applied to a valid components array. */

@@ -118,7 +118,10 @@ function templateMessage(params: Params): Params {
 		type: 'template',
 		template: {
 			name: text(params.templateName, true),
-			language: { policy: text(params.languagePolicy, true), code: text(params.languageCode, true) },
+			language: {
+				policy: text((params.options as Params | undefined)?.languagePolicy ?? 'deterministic', true),
+				code: text(params.languageCode, true),
+			},
 			components:
 				params.componentsInputMode === 'json' ? componentsFromJson(params.componentsJson) : componentsFromFields(params),
 		},
@@ -133,12 +136,12 @@ export function requestFor(kind: SendKind, params: Params): Params {
 		case 'media': {
 			const type = params.mediaType as string;
 			const caption = type === 'image' ? text(params.caption) : '';
-			const recipientType = text(params.recipientType, true);
 			return {
 				from: text(params.from, true),
 				to: text(params.to, true),
 				type,
-				...(recipientType === '' ? {} : { recipient_type: recipientType }),
+				// Spec: recipient_type defaults to "individual"; the node always sends it.
+				recipient_type: 'individual',
 				[type]: { link: text(params.mediaUrl, true), ...(caption === '' ? {} : { caption }) },
 			};
 		}

@@ -68,7 +68,6 @@ function parametersFor(kind: SendKind, options: INodeParameters): INodeParameter
 		to: '={{ $json.phone }}',
 		templateName: 'order_update',
 		languageCode: 'id',
-		languagePolicy: 'deterministic',
 		componentsInputMode: 'fields',
 		bodyParameters: { parameter: [{ text: '={{ $json.text }}' }] },
 	};
@@ -83,7 +82,6 @@ function parametersFor(kind: SendKind, options: INodeParameters): INodeParameter
 				mediaType: 'image',
 				mediaUrl: '={{ $json.url }}',
 				caption: '={{ $json.text }}',
-				recipientType: 'individual',
 				options,
 			};
 		case 'template':
