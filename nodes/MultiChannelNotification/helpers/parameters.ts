@@ -1,5 +1,4 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 /**
  * Reads a text field. Numbers and booleans from expressions become text (a body parameter
@@ -36,29 +35,4 @@ export function readCollectionEntries(
 	if (Array.isArray(entries)) return entries as Array<Record<string, unknown>>;
 	if (entries && typeof entries === 'object') return [entries as Record<string, unknown>];
 	return [];
-}
-
-/**
- * A JSON field's value: n8n hands over a string when typed, or the value itself when an
- * expression produced an object or array.
- */
-export function readJson(
-	context: IExecuteFunctions,
-	name: string,
-	label: string,
-	itemIndex: number,
-): unknown {
-	const value: unknown = context.getNodeParameter(name, itemIndex, '');
-	if (typeof value !== 'string') return value;
-	if (value.trim() === '') return undefined;
-	try {
-		return JSON.parse(value) as unknown;
-	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
-		throw new NodeOperationError(
-			context.getNode(),
-			`Item ${itemIndex}: ${label} must be valid JSON — ${reason}`,
-			{ itemIndex, description: 'Nothing was sent for this item.' },
-		);
-	}
 }
