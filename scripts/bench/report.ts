@@ -671,12 +671,9 @@ function pacingAnalysis(results: Results, facts: Facts): string[] {
 	const noneRep = none?.result.reps[0];
 	if (none && noneRep && noneRep.ms / 1000 > PACING.idealFactor * (none.result.spec.items / facts.rateLimitPerSecond)) {
 		lines.push(
-			`- **Without Retry-After** the scheduler backs each refused item off 1 s, 2 s, 4 s, 8 s … even while ` +
-				`the service goes on delivering at its limit; the 10 % rate probe keeps a few refusals coming, so an item ` +
-				`refused four or five times waits 8–16 s after the others are done, and the run ends late. The ` +
-				`virtual-clock tests (test/nodes/MultiChannelNotification/helpers/scheduler.test.ts) show the same: ` +
-				`31.6 s for 2,000 items at 100/s starting 437 ms into a second, 19.4 s when an item backs off by a flat ` +
-				`1 s while the last second delivered anything.`,
+			`- **Without Retry-After** the run took ${(noneRep.ms / 1000).toFixed(2)} s. A refused item waits 1 s while ` +
+				`others get through and backs off exponentially only when nothing does; the virtual-clock tests ` +
+				`(test/nodes/MultiChannelNotification/helpers/scheduler.test.ts) replay this case deterministically.`,
 		);
 	}
 	const verdicts = pacingTargets(results, facts);
@@ -801,7 +798,8 @@ ${facts.busyBefore > 0.2 ? `\n**Note:** other work was running on the machine wh
 
 The node's pacing at its defaults: ${adaptive.initial} requests in flight, one more per clean answer up to
 ${adaptive.ceiling}; after the first HTTP 429 a request rate (what the service delivered in the last second, probed
-upward by 10 % every clean half second); a refused item waits its Retry-After (else 1 s, 2 s, 4 s …). "Before" is
+upward by 10 % every clean half second; a 429 when nothing got through pauses sends for the Retry-After); a refused item
+waits its Retry-After, else 1 s while others get through (1 s, 2 s, 4 s … when nothing does). "Before" is
 the node before this pacing (a fixed 10 in flight; BENCHMARKS.md of 2026-11-21 and the issue's own runs). Each
 n8n node is timed by its own \`executionTime\` from the run data; ratios compare legs of this run.
 
