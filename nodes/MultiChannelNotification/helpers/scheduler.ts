@@ -109,13 +109,16 @@ class Pace {
 		}
 	}
 
-	onThrottled(now: number, retryAfterMs: number | undefined): void {
+	onThrottled(now: number, retryAfterMs: number | undefined, maxWaitMs: number): void {
 		if (now - this.lastCut < CUT_EVERY_MS) return;
 		const measured = this.deliveredSince(now - CUT_EVERY_MS);
 		this.lastCut = now;
 		if (measured === 0) {
-			// Nothing got through: the service's window is spent. Wait for it, keep the estimate.
-			this.pausedUntil = Math.max(this.pausedUntil, now + (retryAfterMs ?? BACKOFF_BASE_MS));
+			// Nothing got through: the service's window is spent. Wait for it, keep the estimate —
+			// but never longer than an item may wait: a longer pause would hold every item not
+			// yet sent past its budget (they fail on their own 429 instead).
+			const pause = retryAfterMs ?? BACKOFF_BASE_MS;
+			if (pause <= maxWaitMs) this.pausedUntil = Math.max(this.pausedUntil, now + pause);
 			return;
 		}
 		this.rate = this.rate === Infinity ? measured : Math.min(this.rate, measured);
@@ -156,7 +159,7 @@ export async function schedule(
 		else if (attempt.kind === 'done') pace.onDone(now);
 		else {
 			stats.throttled++;
-			pace.onThrottled(now, attempt.retryAfterMs);
+			pace.onThrottled(now, attempt.retryAfterMs, settings.maxWaitMs);
 			job.firstThrottledAt ??= now;
 			const flowing = pace.deliveredSince(now - CUT_EVERY_MS) > 0;
 			const wait = attempt.retryAfterMs ?? (flowing ? BACKOFF_BASE_MS : backoff(job.attempt));
