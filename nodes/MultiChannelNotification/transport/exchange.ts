@@ -111,41 +111,92 @@ function untilAborted(signal: AbortSignal): { promise: Promise<never>; dispose: 
 	return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
+/**
+ * The requests in flight under each of n8n's cancel signals. One listener per signal aborts
+ * them all: a listener per request would pile up on the execution's one signal (and make Node
+ * warn of a leak past ten), and `AbortSignal.any` would keep every request's signal alive for as
+ * long as the execution's lives.
+ */
+const inFlight = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function underCancel(cancel: AbortSignal, controller: AbortController): () => void {
+	let live = inFlight.get(cancel);
+	if (live === undefined) {
+		const set = new Set<AbortController>();
+		live = set;
+		inFlight.set(cancel, set);
+		cancel.addEventListener('abort', () => set.forEach((each) => each.abort()), { once: true });
+	}
+	if (cancel.aborted) controller.abort();
+	live.add(controller);
+	return () => live.delete(controller);
+}
+
+/**
+ * Runs one exchange under one deadline (and n8n's cancel signal), through a plain
+ * AbortController tied to both.
+ * `race` also rejects the work at the deadline itself, for a client that may not honour the
+ * signal in every phase.
+ */
 async function withDeadline<T>(
 	exchange: Exchange,
-	work: (signal: AbortSignal, deadline: AbortSignal) => Promise<T>,
+	race: boolean,
+	work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
+	const controller = new AbortController();
 	const deadline = AbortSignal.timeout(exchange.timeout);
-	const signal = exchange.cancel ? AbortSignal.any([deadline, exchange.cancel]) : deadline;
-	const stop = untilAborted(signal);
+	const { cancel } = exchange;
+	const abort = () => controller.abort();
+	deadline.addEventListener('abort', abort, { once: true });
+	const release = cancel ? underCancel(cancel, controller) : undefined;
+	const stop = race ? untilAborted(controller.signal) : undefined;
 	try {
-		return await Promise.race([work(signal, deadline), stop.promise]);
+		const running = work(controller.signal);
+		return await (stop ? Promise.race([running, stop.promise]) : running);
 	} catch (error) {
-		throw failureFrom(error, deadline, exchange.cancel);
+		throw failureFrom(error, deadline, cancel);
 	} finally {
-		stop.dispose();
+		deadline.removeEventListener('abort', abort);
+		release?.();
+		stop?.dispose();
 	}
 }
 
+/** The answer headers this node reads. */
+const READ_HEADERS = ['location', 'retry-after', 'content-length', 'content-encoding'] as const;
+
 /** The direct client: plain http to this machine, keep-alive, never through a proxy. */
 export function directClient(headers: Record<string, string>): Client {
+	const requestHeaders = { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' };
 	return async (exchange) =>
-		await withDeadline(exchange, async (signal) => {
+		await withDeadline(exchange, false, async (signal) => {
 			const response = await fetch(exchange.url, {
 				method: 'POST',
-				headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' },
+				headers: requestHeaders,
 				body: JSON.stringify(exchange.body),
 				redirect: 'manual',
 				signal,
 			});
-			const answerHeaders = headerRecord(response.headers.entries());
+			const answerHeaders: Record<string, string> = {};
+			for (const name of READ_HEADERS) {
+				const value = response.headers.get(name);
+				if (value !== null) answerHeaders[name] = value;
+			}
 			if (response.status >= 300 && response.status < 400) {
 				await response.body?.cancel();
 				return { status: response.status, headers: answerHeaders, text: '' };
 			}
-			const text = response.body
-				? await readCapped(response.body as unknown as Chunks, answerHeaders['content-length'])
-				: '';
+			const declared = answerHeaders['content-length'];
+			const encoded = (answerHeaders['content-encoding'] ?? 'identity').trim().toLowerCase() !== 'identity';
+			// An uncompressed body of a declared length within the cap is read in one go (the
+			// client enforces the length); anything else, a compressed body above all (its length
+			// says nothing of what it inflates to), is counted as it streams.
+			const text =
+				!encoded && declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= MAX_ANSWER_BYTES
+					? Buffer.from(await response.arrayBuffer()).toString('utf8')
+					: response.body
+						? await readCapped(response.body as unknown as Chunks, declared)
+						: '';
 			return { status: response.status, headers: answerHeaders, text };
 		});
 }
@@ -182,7 +233,7 @@ export function httpRequestOptions(request: Parameters<N8nRequest>[0]): IHttpReq
  */
 export function n8nClient(request: N8nRequest): Client {
 	return async (exchange) =>
-		await withDeadline(exchange, async (signal) => {
+		await withDeadline(exchange, true, async (signal) => {
 			const response = await request({ url: exchange.url, body: exchange.body, timeout: exchange.timeout, signal });
 			const stream = response.body;
 			const headers = headerRecord(Object.entries(response.headers ?? {}));
