@@ -4,7 +4,11 @@
  *
  * - **Adaptive** (no Concurrency set): starts with {@link INITIAL_LIMIT} requests in flight and
  *   adds one per clean answer (doubling each round trip, as TCP slow start does) up to
- *   {@link ADAPTIVE_CEILING}, never "everything at once".
+ *   {@link ADAPTIVE_CEILING}, never "everything at once" — but only while answers come back about
+ *   as fast as the quickest so far. A service that slows down under the load (or this machine's
+ *   CPU running out) stops the growth, and one much slower answer takes one request back: the
+ *   delay-based idea of TCP Vegas, since 5xx and timeouts are never retried and must be avoided
+ *   rather than recovered from.
  * - **Pinned** (Concurrency set): exactly that many in flight.
  * - **Rate limited**: the first HTTP 429 switches on a request rate, set to what the service
  *   delivered in the last second; it is raised by 10 % every half second without a 429 (the
@@ -20,7 +24,13 @@
  */
 
 export const INITIAL_LIMIT = 10;
-export const ADAPTIVE_CEILING = 100;
+export const ADAPTIVE_CEILING = 200;
+/** An answer within this of the quickest round trip lets one more request start. */
+const GROW_RTT_FACTOR = 1.5;
+const GROW_RTT_SLACK_MS = 20;
+/** An answer slower than this gives one request back. */
+const SHRINK_RTT_FACTOR = 2;
+const SHRINK_RTT_SLACK_MS = 20;
 const PROBE_EVERY_MS = 500;
 const PROBE_FACTOR = 1.1;
 const CUT_EVERY_MS = 1000;
@@ -65,6 +75,7 @@ export interface ScheduleStats {
 
 interface Job {
 	index: number;
+	startedAt?: number;
 	attempt: number;
 	notBefore: number;
 	firstThrottledAt?: number;
@@ -76,6 +87,7 @@ class Pace {
 	rate = Infinity;
 	private nextSlot = 0;
 	private pausedUntil = -Infinity;
+	private baseRtt = Infinity;
 	private lastCut = -Infinity;
 	private lastProbe = -Infinity;
 	private readonly delivered: number[] = [];
@@ -98,11 +110,17 @@ class Pace {
 		return this.delivered.length;
 	}
 
-	onDone(now: number): void {
+	onDone(now: number, rtt: number): void {
 		this.delivered.push(now);
 		if (this.delivered.length > 4096) this.deliveredSince(now - CUT_EVERY_MS);
+		this.baseRtt = Math.min(this.baseRtt, rtt);
 		if (this.rate === Infinity) {
-			if (!this.pinned) this.limit = Math.min(ADAPTIVE_CEILING, this.limit + 1);
+			if (this.pinned) return;
+			if (rtt <= this.baseRtt * GROW_RTT_FACTOR + GROW_RTT_SLACK_MS) {
+				this.limit = Math.min(ADAPTIVE_CEILING, this.limit + 1);
+			} else if (rtt > this.baseRtt * SHRINK_RTT_FACTOR + SHRINK_RTT_SLACK_MS) {
+				this.limit = Math.max(INITIAL_LIMIT, this.limit - 1);
+			}
 		} else if (now - this.lastCut >= CUT_EVERY_MS && now - this.lastProbe >= PROBE_EVERY_MS) {
 			this.rate *= PROBE_FACTOR;
 			this.lastProbe = now;
@@ -156,7 +174,7 @@ export async function schedule(
 		inFlight--;
 		const now = clock.now();
 		if (attempt.kind === 'stop') stopped = true;
-		else if (attempt.kind === 'done') pace.onDone(now);
+		else if (attempt.kind === 'done') pace.onDone(now, now - (job.startedAt ?? now));
 		else {
 			stats.throttled++;
 			pace.onThrottled(now, attempt.retryAfterMs, settings.maxWaitMs);
@@ -181,6 +199,7 @@ export async function schedule(
 		inFlight++;
 		stats.attempts++;
 		stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+		job.startedAt = now;
 		pace.take(now);
 		sender.send(job.index, job.attempt).then(
 			(attempt) => finish(job, attempt),

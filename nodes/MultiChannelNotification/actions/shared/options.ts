@@ -41,7 +41,7 @@ export const optionsField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 			default: INITIAL_LIMIT,
-			description: `Pins how many requests are in flight at once (1 = one after another). Leave this option out to let the node adapt: it starts at ${INITIAL_LIMIT}, rises to ${ADAPTIVE_CEILING} while the service answers cleanly, and slows to the service's pace when it answers HTTP 429. Read once per execution, from the first item.`,
+			description: `Pins how many requests are in flight at once (1 = one after another). Leave this option out to let the node adapt: it starts at ${INITIAL_LIMIT} and rises to at most ${ADAPTIVE_CEILING} while answers come back quickly, holds or backs off when they slow down, and slows to the service's pace when it answers HTTP 429. Read once per execution, from the first item.`,
 		},
 		{
 			displayName: 'Dry Run',

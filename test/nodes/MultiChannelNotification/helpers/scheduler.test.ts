@@ -65,8 +65,8 @@ class VirtualClock implements Clock {
 type RetryAfterStyle = 'seconds' | 'date' | 'none';
 
 interface ServiceOptions {
-	/** For every request, or per item. */
-	latencyMs?: number | ((job: number) => number);
+	/** For every request, or per item (and the requests in flight when it arrived). */
+	latencyMs?: number | ((job: number, inFlight: number) => number);
 	/** Requests admitted per fixed one-second window, or a function of the time; undefined: no limit. */
 	perSecond?: number | ((now: number) => number);
 	retryAfter?: RetryAfterStyle;
@@ -128,7 +128,7 @@ class Service {
 			const refused = scripted === undefined ? !admitted : scripted !== 'throw' && scripted.kind === 'throttled';
 			this.arrivals.push({ job, attempt, at: arrivedAt, inFlight: this.inFlight, status: refused ? 429 : 200 });
 			const { latencyMs = 0 } = this.options;
-			await this.clock.sleep(typeof latencyMs === 'number' ? latencyMs : latencyMs(job));
+			await this.clock.sleep(typeof latencyMs === 'number' ? latencyMs : latencyMs(job, this.inFlight));
 			this.inFlight--;
 			this.answered++;
 			if (scripted === 'throw') throw new Error('connection reset');
@@ -201,6 +201,24 @@ describe('adaptive concurrency (no Concurrency set)', () => {
 
 		expect(service.maxInFlight).toBe(ADAPTIVE_CEILING);
 		expect(service.delivered.size).toBe(1000);
+	});
+
+	test('a service that slows down under the load stops the growth far below the ceiling, and loses nothing', async () => {
+		// 100 ms up to 40 requests in flight, then 10 ms more for each one above that.
+		const { service, stats } = await runSchedule(2000, adaptive, {
+			latencyMs: (_job, inFlight) => 100 + Math.max(0, inFlight - 40) * 10,
+		});
+
+		// Slow start overshoots the knee once (the first slow answers come back a round trip
+		// late), then the window settles near it instead of climbing to the ceiling.
+		expect(service.maxInFlight).toBeLessThan(ADAPTIVE_CEILING * 0.7);
+		// Second half: it holds where answers take 1.5–2× the quickest (47–52 in flight here).
+		const late = service.arrivals.slice(1000);
+		const meanInFlight = late.reduce((sum, arrival) => sum + arrival.inFlight, 0) / late.length;
+		expect(meanInFlight).toBeGreaterThan(40);
+		expect(meanInFlight).toBeLessThan(60);
+		expect(service.delivered.size).toBe(2000);
+		expect(stats).toMatchObject({ attempts: 2000, throttled: 0 });
 	});
 
 	test('fewer items than the starting window: all at once', async () => {
