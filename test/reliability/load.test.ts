@@ -162,7 +162,7 @@ test(`${ITEMS.toLocaleString('en')} items with faults sprinkled in, continue-on-
 	expect(faulted.size).toBe(takers.length);
 	// Every item reached the service exactly once: no fault was answered by a resend.
 	expect(stats.received).toBe(ITEMS);
-	expect([...receivedPerText.values()].every((count) => count === 1)).toBe(true);
+	expect([...receivedPerText.entries()].filter(([, count]) => count !== 1)).toEqual([]);
 	expect(stats.duplicateBodies).toBe(0);
 	expect(errorItems).toHaveLength(takers.length);
 	expect(wrongOutcome).toBe(0);

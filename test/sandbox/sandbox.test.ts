@@ -311,8 +311,8 @@ describe.each([
 	['combined notification', combinedCases],
 ])('rule: %s', (_group, cases) => {
 	it('has at least one accepted and one rejected request', () => {
-		expect(cases.some((c) => c.status === 200)).toBe(true);
-		expect(cases.some((c) => c.status !== 200)).toBe(true);
+		expect(cases.map((c) => c.status)).toContain(200);
+		expect(cases.filter((c) => c.status !== 200).length).toBeGreaterThan(0);
 	});
 
 	it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
@@ -464,7 +464,7 @@ describe('successful answers', () => {
 			return send(COMBINED_PATH, combinedRequest());
 		});
 		const answers = await Promise.all(sends);
-		expect(answers.every((a) => a.status === 200)).toBe(true);
+		expect(answers.filter((a) => a.status !== 200)).toEqual([]);
 		const ids = sandbox.deliveries().map((d) => d.id);
 		expect(ids).toHaveLength(60);
 		expect(new Set(ids).size).toBe(60);

@@ -4,8 +4,7 @@ import { otherError } from '../helpers/errors';
 import { isToolRun, toolResultForError } from '../helpers/tool';
 import { operationFor } from './registry';
 import type { Ready } from './shared/delivery';
-import { deliver } from './shared/delivery';
-import { readItemOptions } from './shared/options';
+import { deliver, readItem } from './shared/delivery';
 import { Outcomes } from './shared/outcomes';
 
 /**
@@ -33,8 +32,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const ready: Ready[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const options = readItemOptions(this, itemIndex);
-			ready.push({ itemIndex, options, request: operation.prepare.call(this, itemIndex) });
+			ready.push(readItem(this, operation, itemIndex));
 		} catch (error) {
 			if (outcomes.fail(itemIndex, error) === 'stop') return outcomes.finish();
 		}

@@ -119,3 +119,9 @@ export function otherError(node: INode, error: unknown, itemIndex?: number): Nod
 		...(description ? { description } : {}),
 	});
 }
+
+/** The error as n8n reports node errors: one of ours as it is, anything else wrapped. */
+export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return otherError(node, error, itemIndex);
+}

@@ -238,27 +238,18 @@ function followSegments(
 			groups = [];
 			continue;
 		}
-		const value = values.find((candidate) => startsWithLabel(segment, candidate.displayName));
+		// A value of the entry reached, or of a single-entry group's only entry ("URL Button → URL Parameter").
+		const only = values.length === 0 && groups.length === 1 ? groups[0] : undefined;
+		const entry = only ? (current as Record<string, unknown> | undefined)?.[only.name] : current;
+		const container = Array.isArray(entry) ? entry[0] : entry;
+		const value = (only ? only.values : values).find((candidate) => startsWithLabel(segment, candidate.displayName));
 		if (value) {
 			label += ` → ${value.displayName}`;
 			rest = rest.slice(3 + value.displayName.length);
-			current = (current as Record<string, unknown> | undefined)?.[value.name];
+			current = (container as Record<string, unknown> | undefined)?.[value.name];
 			values = [];
+			groups = [];
 			continue;
-		}
-		// A group with a single entry ("URL Button → URL Parameter"): its values directly.
-		if (groups.length === 1) {
-			const only = groups[0];
-			const entry = (current as Record<string, unknown> | undefined)?.[only.name];
-			const first = Array.isArray(entry) ? entry[0] : entry;
-			const direct = only.values.find((candidate) => startsWithLabel(segment, candidate.displayName));
-			if (direct) {
-				label += ` → ${direct.displayName}`;
-				rest = rest.slice(3 + direct.displayName.length);
-				current = (first as Record<string, unknown> | undefined)?.[direct.name];
-				groups = [];
-				continue;
-			}
 		}
 		break;
 	}

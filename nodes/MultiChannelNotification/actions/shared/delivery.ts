@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import type { Problem } from '../../helpers/errors';
+import { asNodeError, inputError, problemsOf } from '../../helpers/errors';
 import { retryAfterMs } from '../../helpers/retryAfter';
 import type { Attempt, Clock } from '../../helpers/scheduler';
 import { schedule } from '../../helpers/scheduler';
@@ -9,7 +11,7 @@ import { getConnection, makeClient, sendOnce } from '../../transport';
 import { MASK } from '../../transport/secrets';
 import type { PreparedSend, SendOperation } from '../node.type';
 import type { ItemOptions } from './options';
-import { readPacing } from './options';
+import { readItemOptions, readPacing } from './options';
 import type { Outcomes } from './outcomes';
 import { claimKeys, releaseKeys } from './sendOnce';
 
@@ -18,6 +20,27 @@ export interface Ready {
 	itemIndex: number;
 	request: PreparedSend;
 	options: ItemOptions;
+}
+
+/**
+ * Reads and checks one item: its Options and its request. When both are wrong, one error lists
+ * every problem of the item.
+ */
+export function readItem(context: IExecuteFunctions, operation: SendOperation, itemIndex: number): Ready {
+	const problems: Problem[] = [];
+	const attempt = <T>(read: () => T): T | undefined => {
+		try {
+			return read();
+		} catch (error) {
+			if (problemsOf(error).length === 0) throw asNodeError(context.getNode(), error, itemIndex);
+			problems.push(...problemsOf(error));
+			return undefined;
+		}
+	};
+	const options = attempt(() => readItemOptions(context, itemIndex));
+	const request = attempt(() => operation.prepare.call(context, itemIndex));
+	if (options === undefined || request === undefined) throw inputError(context.getNode(), itemIndex, problems);
+	return { itemIndex, options, request };
 }
 
 const realClock: Clock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms) };

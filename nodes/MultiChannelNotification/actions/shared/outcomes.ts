@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { otherError, problemsOf } from '../../helpers/errors';
+import { asNodeError, problemsOf } from '../../helpers/errors';
 
 /**
  * The output of one execution and its error policy. One output item per input item, in input
@@ -13,11 +13,6 @@ import { otherError, problemsOf } from '../../helpers/errors';
 export type NodeError = NodeApiError | NodeOperationError;
 
 export type ErrorStyle = 'throw' | 'item' | 'tool';
-
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return otherError(context.getNode(), error, itemIndex);
-}
 
 /** "0–4, 7, 9–10": a short list of item indexes. */
 export function ranges(indexes: number[]): string {
@@ -55,7 +50,7 @@ export class Outcomes {
 
 	/** Records a failed item; says whether the run may go on. */
 	fail(itemIndex: number, error: unknown): 'continue' | 'stop' {
-		const nodeError = asNodeError(this.context, error, itemIndex);
+		const nodeError = asNodeError(this.context.getNode(), error, itemIndex);
 		if (this.style === 'throw') {
 			if (this.failure === undefined || Number(this.failure.context.itemIndex) > itemIndex) this.failure = nodeError;
 			return 'stop';

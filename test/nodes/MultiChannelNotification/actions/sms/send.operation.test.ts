@@ -107,6 +107,20 @@ describe('SMS → Send through the engine', () => {
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
+	test('three rules broken at once (both fields and an option): one error names all three', async () => {
+		const { error } = await runNode({
+			parameters: sms({ phoneNumber: '+6591234567', message: '={{ "" }}' }, { timeout: '={{ 0 }}' }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expectRefused(error, 'Item 0: 3 problems (Timeout (Milliseconds), Phone Number, Message)', [
+			'Timeout (Milliseconds) must be a number of milliseconds, at least 1 — got 0',
+			'Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+6591234567"',
+			'Message is required and must not be empty',
+		]);
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
 	test('one invalid item stops the run before any item is sent', async () => {
 		const { error } = await runNode({
 			parameters: sms({ phoneNumber: '={{ $json.phone }}' }),
