@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Endpoint, ServiceResponse } from '../transport';
 
@@ -30,4 +30,24 @@ export interface SendOperation {
 	prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend;
 	/** Fields derived from the service's answer, added to the output item. */
 	output?(response: ServiceResponse): IDataObject;
+}
+
+/** One operation as the editor lists it. */
+export interface OperationOption extends INodePropertyOptions {
+	value: string;
+	action: string;
+}
+
+/** A resource's Operation property: its operations, the first one the default. */
+export function operationProperty(resource: Resource, options: OperationOption[]): INodeProperties {
+	const property: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options,
+		default: '',
+	};
+	return { ...property, default: options[0].value };
 }

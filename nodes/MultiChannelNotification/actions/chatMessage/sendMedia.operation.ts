@@ -6,7 +6,7 @@ import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import { parseOrThrow } from '../../helpers/validation';
 import { MEDIA_LABELS as LABELS, MEDIA_TYPES, mediaSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import type { PreparedSend } from '../node.type';
+import type { OperationOption, PreparedSend } from '../node.type';
 import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import { recipientField, senderField } from '../shared/template/fields';
 
@@ -44,6 +44,10 @@ const mediaFields: INodeProperties[] = [
 		default: '',
 	},
 ];
+
+// How the editor lists this operation; an AI agent's tool is described by its action.
+export const option: OperationOption = { name: 'Send Media', value: 'sendMedia', action: 'Send a media message',
+	description: 'Send an image, video, audio or document to a user who has started the chat' };
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['chatMessage'], operation: ['sendMedia'] } },

@@ -4,11 +4,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { parseOrThrow } from '../../helpers/validation';
 import { TEMPLATE_LABELS, templateSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import type { PreparedSend } from '../node.type';
+import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat } from '../shared/options';
 import { templateFields, templateOptionsField } from '../shared/template/fields';
 import { templatePreview } from '../shared/template/preview';
 import { readTemplateFields } from '../shared/template/read';
+
+// How the editor lists this operation; an AI agent's tool is described by its action.
+export const option: OperationOption = { name: 'Send Template', value: 'sendTemplate', action: 'Send a template message',
+	description: 'Send an approved template message, with body parameters, header image and buttons' };
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['chatMessage'], operation: ['sendTemplate'] } },

@@ -5,7 +5,7 @@ import { parseOrThrow } from '../../helpers/validation';
 import { COMBINED_LABELS as LABELS, combinedSendSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
-import type { PreparedSend } from '../node.type';
+import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat } from '../shared/options';
 import { readSms, smsFields } from '../shared/sms';
 import { templateFields, templateOptionsField } from '../shared/template/fields';
@@ -33,6 +33,10 @@ const fields: INodeProperties[] = [
 	smsMessageField,
 	templateOptionsField,
 ];
+
+// How the editor lists this operation; an AI agent's tool is described by its action.
+export const option: OperationOption = { name: 'Send with Failover', value: 'sendWithFailover', action: 'Send a notification with failover',
+	description: 'Send a chat template message with an SMS as failover, in one request' };
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['combined'], operation: ['sendWithFailover'] } },

@@ -4,11 +4,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { parseOrThrow } from '../../helpers/validation';
 import { SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import type { PreparedSend } from '../node.type';
+import type { OperationOption, PreparedSend } from '../node.type';
 import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import { readSms, smsFields } from '../shared/sms';
 
 const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
+
+// How the editor lists this operation; an AI agent's tool is described by its action.
+export const option: OperationOption = { name: 'Send SMS', value: 'send', action: 'Send an SMS',
+	description: 'Send an SMS to an Indonesian (+62) number' };
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['sms'], operation: ['send'] } },
