@@ -8,38 +8,13 @@
  */
 import { runCheck } from './lib/check';
 import { loadExamples, runExample, sandboxCredential } from './lib/examples';
-import { makeTempDir } from './lib/install';
 import { startN8n } from './lib/n8n';
-import { delay, freePort, spawnGroup } from './lib/process';
+import { freePort } from './lib/process';
+import { startQueue } from './lib/queue';
 import { launch, step } from './lib/stack';
 
-const REDIS = process.env.REDIS_SERVER ?? 'redis-server';
-
 runCheck('queue-mode check', async ({ sandbox, expect }) => {
-	const redisPort = await freePort();
-	const queueEnv = {
-		EXECUTIONS_MODE: 'queue',
-		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-		QUEUE_BULL_REDIS_PORT: String(redisPort),
-		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-		QUEUE_HEALTH_CHECK_ACTIVE: 'false',
-	};
-
-	await step(`start Redis on 127.0.0.1:${redisPort}`, async () => {
-		const redisDir = makeTempDir('redis');
-		const redis = spawnGroup('redis', REDIS, [
-			'--bind', '127.0.0.1',
-			'--port', String(redisPort),
-			'--save', '',
-			'--appendonly', 'no',
-			'--dir', redisDir,
-		]);
-		const deadline = Date.now() + 15_000;
-		while (!redis.output().includes('Ready to accept connections')) {
-			if (Date.now() > deadline) throw new Error(`Redis did not start:\n${redis.output()}`);
-			await delay(100);
-		}
-	});
+	const queueEnv = await startQueue();
 
 	const examples = loadExamples().filter((example) => ['template-send.json', 'bulk-sms.json'].includes(example.file));
 	const stack = await launch({

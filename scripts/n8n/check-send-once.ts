@@ -25,14 +25,14 @@ import { isDeepStrictEqual } from 'node:util';
 import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, sandboxCredential } from './lib/examples';
-import { makeTempDir, NODE_TYPE } from './lib/install';
+import { NODE_TYPE } from './lib/install';
 import type { ExecutionSummary, N8nClient, N8nProcess, NodeItem } from './lib/n8n';
 import { startN8n } from './lib/n8n';
 import type { Sandbox } from './lib/sandbox';
-import { delay, freePort, spawnGroup, stopAll, stopGroup } from './lib/process';
+import { freePort, stopAll, stopGroup } from './lib/process';
+import { startQueue } from './lib/queue';
 import { launch, step } from './lib/stack';
 
-const REDIS = process.env.REDIS_SERVER ?? 'redis-server';
 const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const TRIGGER = 'When clicking ‘Execute workflow’';
 const SENDER = '+6280011112222';
@@ -293,22 +293,7 @@ runCheck('send-once check', async ({ sandbox, expect }) => {
 		const mode = 'queue';
 		sandbox.reset();
 		for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
-		const redisPort = await freePort();
-		const queueEnv = {
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redisPort),
-			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-			QUEUE_HEALTH_CHECK_ACTIVE: 'false',
-		};
-		await step(`start Redis on 127.0.0.1:${redisPort}`, async () => {
-			const redis = spawnGroup('redis', REDIS, ['--bind', '127.0.0.1', '--port', String(redisPort), '--save', '', '--appendonly', 'no', '--dir', makeTempDir('redis')]);
-			const deadline = Date.now() + 15_000;
-			while (!redis.output().includes('Ready to accept connections')) {
-				if (Date.now() > deadline) throw new Error(`Redis did not start:\n${redis.output()}`);
-				await delay(100);
-			}
-		});
+		const queueEnv = await startQueue();
 		const stack = await launch({
 			label: 'send-once-queue',
 			credentials: [credential],
