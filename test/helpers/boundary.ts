@@ -216,3 +216,17 @@ export function useHostileService({ tls = false }: { tls?: boolean } = {}): Used
 	});
 	return used;
 }
+
+/** One hostile service on each transport path: plain http (the direct client) and https (n8n's request helper). */
+export function useBothPaths(): { http: UsedService; https: UsedService; paths: Array<[string, UsedService]> } {
+	const http = useHostileService();
+	const https = useHostileService({ tls: true });
+	return {
+		http,
+		https,
+		paths: [
+			['http (direct client)', http],
+			['https (n8n request helper)', https],
+		],
+	};
+}

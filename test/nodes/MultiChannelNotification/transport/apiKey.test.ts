@@ -19,19 +19,14 @@ import {
 	keyEncodings,
 	SPECIAL_KEY,
 	smsParameters,
-	useHostileService,
+	useBothPaths,
 } from '../../../helpers/boundary';
 import type { UsedService } from '../../../helpers/boundary';
 import { runNode } from '../../../helpers/engine';
 import type { RunNodeResult } from '../../../helpers/engine';
 import type { HostileAnswer } from '../../../helpers/hostileService';
 
-const http = useHostileService();
-const https = useHostileService({ tls: true });
-const PATHS: Array<[string, UsedService]> = [
-	['http (direct client)', http],
-	['https (n8n request helper)', https],
-];
+const { http, https, paths: PATHS } = useBothPaths();
 
 /** raw, encodeURIComponent, JSON-escaped and HTML-escaped forms of the key. */
 const ECHOES = Object.entries(keyEncodings(SPECIAL_KEY)).filter(([form]) => form !== 'HTML-escaped (&#x27;)');

@@ -15,18 +15,12 @@ import {
 	SMS_TEXT,
 	SPECIAL_KEY,
 	smsParameters,
-	useHostileService,
+	useBothPaths,
 } from '../../../helpers/boundary';
-import type { UsedService } from '../../../helpers/boundary';
 import { runNode } from '../../../helpers/engine';
 import type { RunNodeResult } from '../../../helpers/engine';
 
-const http = useHostileService();
-const https = useHostileService({ tls: true });
-const PATHS: Array<[string, UsedService]> = [
-	['http (direct client)', http],
-	['https (n8n request helper)', https],
-];
+const { http, paths: PATHS } = useBothPaths();
 
 const PASSWORD = 's3cret-Pa55word-77';
 

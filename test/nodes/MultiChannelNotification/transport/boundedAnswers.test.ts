@@ -14,8 +14,8 @@ import {
 	expectNotReportedSent,
 	SPECIAL_KEY,
 	smsParameters,
-	useHostileService,
 	withPeakRss,
+	useBothPaths,
 } from '../../../helpers/boundary';
 import type { UsedService } from '../../../helpers/boundary';
 import { runNode } from '../../../helpers/engine';
@@ -30,12 +30,7 @@ const TRICKLE_EVERY_MS = 200;
 const TRICKLED_BODY = '{"message":"success","data":{"id":"slow","marker":"TRICKLE-MARKER"}}';
 const TRICKLE_TOTAL_MS = TRICKLED_BODY.length * TRICKLE_EVERY_MS;
 
-const http = useHostileService();
-const https = useHostileService({ tls: true });
-const PATHS: Array<[string, UsedService]> = [
-	['http (direct client)', http],
-	['https (n8n request helper)', https],
-];
+const { paths: PATHS } = useBothPaths();
 
 const figures: Record<string, number> = {};
 
