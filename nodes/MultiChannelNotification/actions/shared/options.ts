@@ -4,6 +4,7 @@ import { inputError } from '../../helpers/errors';
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import type { PacingSettings } from '../../helpers/scheduler';
 import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../../helpers/scheduler';
+import { readParameter } from '../../helpers/parameters';
 
 /** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */
 
@@ -113,7 +114,7 @@ const lastRead = new WeakMap<IExecuteFunctions, { itemIndex: number; options: Re
 function optionsOf(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
 	const cached = lastRead.get(context);
 	if (cached?.itemIndex === itemIndex) return cached.options;
-	const options = context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
+	const options = readParameter(context, 'options', itemIndex, {}) as Record<string, unknown>;
 	lastRead.set(context, { itemIndex, options });
 	return options;
 }
