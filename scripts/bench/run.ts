@@ -48,7 +48,8 @@ const SANDBOX_ALONE = [50, 200];
 const QUICK = process.argv.includes('--quick');
 /**
  * `--only=TEXT`: only the legs whose description (as printed, e.g. "node defaults (adaptive) ·
- * latency 0 ms") contains TEXT; `|` separates alternatives. Writes only .cache/bench/only.*.
+ * latency 0 ms") contains TEXT; `|` separates alternatives; the alternative `prepare` also runs the
+ * validation measurement. Writes only .cache/bench/only.*.
  */
 const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split('|');
 /** `--render`: no measuring; rewrites BENCHMARKS.md from the last full run's .cache/bench/results.json. */
@@ -275,7 +276,7 @@ async function main(): Promise<void> {
 	}
 
 	console.log('\n[prepare] validating and building each request kind (no sending)…');
-	const prepare = ONLY ? [] : await runPrepare();
+	const prepare = ONLY && !ONLY.includes('prepare') ? [] : await runPrepare();
 	for (const result of prepare) {
 		console.log(`  ${result.operation} (${result.mode}): ${result.wall.prepareUs.toFixed(1)} µs/item`);
 	}

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+/** `{{ $json.field }}` or `{{ $json["field"] }}`: the field name is group 1, 2 or 3. */
+const JSON_FIELD = String.raw`\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(?:"([^"\\]*)"|'([^'\\]*)')\s*\])\s*\}\}`;
+const WHOLE = new RegExp(`^=${JSON_FIELD}$`);
+const SEGMENT = new RegExp(JSON_FIELD, 'g');
 
 /**
  * `={{ $json.field }}` or `={{ $json["field"] }}`, nothing else: the field name, or undefined.
@@ -6,7 +11,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
  */
 export function jsonFieldOf(raw: unknown): string | undefined {
 	if (typeof raw !== 'string' || !raw.startsWith('={{')) return undefined;
-	const match = /^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(?:"([^"\\]*)"|'([^'\\]*)')\s*\])\s*\}\}$/.exec(raw);
+	const match = WHOLE.exec(raw);
 	return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
@@ -15,18 +20,42 @@ const own = Object.prototype.hasOwnProperty;
 /** What {@link direct} returns when n8n must evaluate the value. */
 const EVALUATE = Symbol('evaluate');
 
+function fieldValue(json: Record<string, unknown> | undefined, field: string): unknown {
+	return json && own.call(json, field) ? json[field] : undefined;
+}
+
 /**
- * A raw parameter value resolved without n8n's expression engine, or EVALUATE. Literals are
- * n8n's values as they are (collections copied, as n8n copies them); the only expression taken
- * is `{{ $json.field }}` whose field holds a text, number or boolean.
+ * An expression (`=…`) resolved without n8n's engine, or EVALUATE. Two forms only:
+ * exactly `={{ $json.field }}` whose field holds a text, number or boolean (n8n gives that value
+ * as it is), and text with `{{ $json.field }}` parts whose fields all hold text (n8n joins them).
  */
-function direct(raw: unknown, json: Record<string, unknown> | undefined): unknown {
-	if (typeof raw === 'string') {
-		if (!raw.startsWith('=')) return raw;
-		const field = jsonFieldOf(raw);
-		const value = field !== undefined && json && own.call(json, field) ? json[field] : undefined;
+function expression(raw: string, json: Record<string, unknown> | undefined): unknown {
+	const whole = jsonFieldOf(raw);
+	if (whole !== undefined) {
+		const value = fieldValue(json, whole);
 		return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : EVALUATE;
 	}
+	const template = raw.slice(1);
+	let text = '';
+	let last = 0;
+	for (const match of template.matchAll(SEGMENT)) {
+		const before = template.slice(last, match.index);
+		const value = fieldValue(json, match[1] ?? match[2] ?? match[3]);
+		if (before.includes('{{') || before.includes('}}') || typeof value !== 'string') return EVALUATE;
+		text += before + value;
+		last = match.index + match[0].length;
+	}
+	const rest = template.slice(last);
+	return rest.includes('{{') || rest.includes('}}') ? EVALUATE : text + rest;
+}
+
+/**
+ * A raw parameter value resolved without n8n's expression engine, or EVALUATE. Literals are
+ * n8n's values as they are (collections copied, as n8n copies them); expressions see
+ * {@link expression}.
+ */
+function direct(raw: unknown, json: Record<string, unknown> | undefined): unknown {
+	if (typeof raw === 'string') return raw.startsWith('=') ? expression(raw, json) : raw;
 	if (raw === null || typeof raw !== 'object') return raw;
 	if (Array.isArray(raw)) {
 		const copy: unknown[] = [];
@@ -47,18 +76,39 @@ function direct(raw: unknown, json: Record<string, unknown> | undefined): unknow
 }
 
 /**
- * Reads a parameter of one item. Literal values, and a parameter that is exactly
- * `{{ $json.field }}` finding a text, number or boolean there, are read straight from the node
- * and the input item: the value n8n's expression engine would give (`$json` is the item's
- * `json`), without its cost (about 60 µs an expression, most of the node's per-item time). Any
- * other expression, and any other outcome (missing field, object, null), makes the whole value go
- * through n8n's `getNodeParameter` as usual, so its results and errors are n8n's own.
+ * Reads a parameter of one item. Literal values, and expressions made only of `{{ $json.field }}`
+ * parts (see {@link expression}), are read straight from the node and the input item: the value
+ * n8n's expression engine would give (`$json` is the item's `json`), without its cost (about
+ * 60 µs an expression, most of the node's per-item time). Any other expression, and any other
+ * outcome (missing field, object, null), makes the whole value go through n8n's
+ * `getNodeParameter` as usual, so its results and errors are n8n's own.
  */
 export function readParameter(context: IExecuteFunctions, name: string, itemIndex: number, fallback: unknown): unknown {
-	const raw = context.getNodeParameter(name, itemIndex, fallback, { rawExpressions: true }) as unknown;
-	const json = context.getInputData()[itemIndex]?.json as Record<string, unknown> | undefined;
-	const value = direct(raw, json);
+	const { raw, items } = rawOf(context, name, fallback);
+	const value = direct(raw, items[itemIndex]?.json as Record<string, unknown> | undefined);
 	return value === EVALUATE ? (context.getNodeParameter(name, itemIndex, fallback) as unknown) : value;
+}
+
+interface RawParameters {
+	items: INodeExecutionData[];
+	values: Map<string, { fallback: unknown; raw: unknown }>;
+}
+
+/** Per execution: the input items and each parameter as written (the same for every item). */
+const rawParameters = new WeakMap<IExecuteFunctions, RawParameters>();
+
+function rawOf(context: IExecuteFunctions, name: string, fallback: unknown): { raw: unknown; items: INodeExecutionData[] } {
+	let cached = rawParameters.get(context);
+	if (cached === undefined) {
+		cached = { items: context.getInputData(), values: new Map() };
+		rawParameters.set(context, cached);
+	}
+	let entry = cached.values.get(name);
+	if (entry === undefined || entry.fallback !== fallback) {
+		entry = { fallback, raw: context.getNodeParameter(name, 0, fallback, { rawExpressions: true }) as unknown };
+		cached.values.set(name, entry);
+	}
+	return { raw: entry.raw, items: cached.items };
 }
 
 /**

@@ -92,6 +92,18 @@ describe('a {{ $json.field }} parameter gives what n8n\'s expression engine give
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
+	// Text with {{ $json.field }} parts: `{{ "" }}` appended leaves the text as it is but is not
+	// a part the direct read takes, so the right-hand side is always n8n's own evaluation.
+	test.each([
+		['=Kode: {{ $json.FIELD }}!', '=Kode: {{ $json.FIELD }}!{{ "" }}'],
+		['={{ $json.FIELD }}-{{ $json["FIELD"] }}', '={{ $json.FIELD }}-{{ $json["FIELD"] }}{{ "" }}'],
+		['= {{ $json.FIELD }}', '= {{ $json.FIELD }}{{ "" }}'],
+		['=Halo {semua}', '=Halo {semua}{{ "" }}'],
+		['=', '={{ "" }}'],
+	])('text with parts %s gives what n8n gives', async (direct, evaluated) => {
+		expect(await outputsFor(direct)).toEqual(await outputsFor(evaluated));
+	});
+
 	test('bracket form and a name on Object.prototype behave the same', async () => {
 		expect(await outputsFor('={{ $json["FIELD"] }}')).toEqual(await outputsFor('={{ ($json["FIELD"]) }}'));
 		expect(await outputsFor('={{ $json.FIELD }}', 'constructor')).toEqual(
