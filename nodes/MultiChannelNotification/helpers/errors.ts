@@ -9,6 +9,18 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
  * scrubs the API key before anything reaches here.
  */
 
+/** n8n's `getNode()` copies the whole node on every call: once per execution is enough. */
+const nodes = new WeakMap<object, INode>();
+
+export function nodeOf(context: { getNode(): INode }): INode {
+	let node = nodes.get(context);
+	if (node === undefined) {
+		node = context.getNode();
+		nodes.set(context, node);
+	}
+	return node;
+}
+
 export const MAX_TITLE = 80;
 export const NOTHING_SENT = 'Nothing was sent for this item.';
 export const MAY_HAVE_BEEN_DELIVERED =

@@ -15,6 +15,7 @@ import { checkCredential, CREDENTIAL_TYPE } from './connection';
 import type { Client, StreamAnswer } from './exchange';
 import { directClient, helperThis, httpRequestOptions, MAX_ANSWER_TEXT, n8nClient, WireFailure } from './exchange';
 import { makeScrubber } from './secrets';
+import { nodeOf } from '../helpers/errors';
 
 /** The only module that talks to the service. */
 
@@ -42,7 +43,7 @@ async function authorizationHeaders(connection: ServiceConnection): Promise<Reco
  */
 export async function makeClient(this: IExecuteFunctions, connection: ServiceConnection): Promise<Client> {
 	if (connection.direct) return directClient(await authorizationHeaders(connection));
-	const node = this.getNode();
+	const node = nodeOf(this);
 	const that = helperThis(node, this.helpers) as IExecuteFunctions;
 	return n8nClient(
 		async (request) =>
@@ -81,7 +82,7 @@ export async function sendOnce(
 	{ itemIndex, timeout }: SendOptions,
 ): Promise<SendOutcome> {
 	const url = `${connection.baseUrl}${endpoint}`;
-	const context: AnswerContext = { node: this.getNode(), itemIndex, url, endpoint, timeout, scrub: connection.scrub };
+	const context: AnswerContext = { node: nodeOf(this), itemIndex, url, endpoint, timeout, scrub: connection.scrub };
 	let answer;
 	try {
 		answer = await client({ url, body, timeout, cancel: this.getExecutionCancelSignal?.() });

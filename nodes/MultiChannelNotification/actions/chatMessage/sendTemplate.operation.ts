@@ -9,6 +9,7 @@ import { readPhoneNumberFormat } from '../shared/options';
 import { templateFields, templateOptionsField } from '../shared/template/fields';
 import { templatePreview } from '../shared/template/preview';
 import { readTemplateFields } from '../shared/template/read';
+import { nodeOf } from '../../helpers/errors';
 
 // How the editor lists this operation; an AI agent's tool is described by its action.
 export const option: OperationOption = { name: 'Send Template', value: 'sendTemplate', action: 'Send a template message',
@@ -22,7 +23,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 /** Output: the service's answer plus `from` and `to` as sent, and `preview` when Template Content is set. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const candidate = readTemplateFields(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
-	const body = parseOrThrow(this.getNode(), templateSendSchema, candidate, itemIndex, TEMPLATE_LABELS);
+	const body = parseOrThrow(nodeOf(this), templateSendSchema, candidate, itemIndex, TEMPLATE_LABELS);
 	const preview = templatePreview(candidate.templateContent, body);
 	return {
 		endpoint: ENDPOINTS.chatMessage,

@@ -11,6 +11,7 @@ import { readSms, smsFields } from '../shared/sms';
 import { templateFields, templateOptionsField } from '../shared/template/fields';
 import { templatePreview } from '../shared/template/preview';
 import { readTemplateFields } from '../shared/template/read';
+import { nodeOf } from '../../helpers/errors';
 
 const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'smsMessage' };
 
@@ -54,7 +55,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		readTemplateFields(this, itemIndex, phoneNumberFormat),
 		readSms(this, SMS_NAMES, itemIndex, phoneNumberFormat),
 	);
-	const body = parseOrThrow(this.getNode(), combinedSendSchema, candidate, itemIndex, LABELS);
+	const body = parseOrThrow(nodeOf(this), combinedSendSchema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
 	return {
 		endpoint: ENDPOINTS.combined,

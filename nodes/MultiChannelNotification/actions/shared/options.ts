@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError } from '../../helpers/errors';
+import { inputError, nodeOf } from '../../helpers/errors';
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import type { PacingSettings } from '../../helpers/scheduler';
 import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../../helpers/scheduler';
@@ -132,7 +132,7 @@ export function readItemOptions(context: IExecuteFunctions, itemIndex: number): 
 	const options = optionsOf(context, itemIndex);
 	const timeout = options.timeout === undefined ? DEFAULT_TIMEOUT_MS : Number(options.timeout);
 	if (!Number.isFinite(timeout) || timeout < 1) {
-		throw inputError(context.getNode(), itemIndex, [
+		throw inputError(nodeOf(context), itemIndex, [
 			{
 				field: 'Timeout (Milliseconds)',
 				parameter: 'options.timeout',

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, problemsOf } from '../../helpers/errors';
+import { asNodeError, nodeOf, problemsOf } from '../../helpers/errors';
 
 /**
  * The output of one execution and its error policy. One output item per input item, in input
@@ -50,7 +50,7 @@ export class Outcomes {
 
 	/** Records a failed item; says whether the run may go on. */
 	fail(itemIndex: number, error: unknown): 'continue' | 'stop' {
-		const nodeError = asNodeError(this.context.getNode(), error, itemIndex);
+		const nodeError = asNodeError(nodeOf(this.context), error, itemIndex);
 		if (this.style === 'throw') {
 			if (this.failure === undefined || Number(this.failure.context.itemIndex) > itemIndex) this.failure = nodeError;
 			return 'stop';

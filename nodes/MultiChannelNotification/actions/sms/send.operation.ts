@@ -7,6 +7,7 @@ import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import { readSms, smsFields } from '../shared/sms';
+import { nodeOf } from '../../helpers/errors';
 
 const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
 
@@ -25,6 +26,6 @@ export const description: INodeProperties[] = updateDisplayOptions(
 /** Output: the service's answer plus `phoneNumber`, the number the SMS went to. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const candidate = readSms(this, NAMES, itemIndex, readPhoneNumberFormat(this, itemIndex));
-	const body = parseOrThrow(this.getNode(), smsSendSchema, candidate, itemIndex, SMS_LABELS);
+	const body = parseOrThrow(nodeOf(this), smsSendSchema, candidate, itemIndex, SMS_LABELS);
 	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };
 }
