@@ -165,9 +165,10 @@ async function withDeadline<T>(
 /**
  * A deadline shared by the requests that start within one slice of time, for the direct client:
  * one timer and one signal per slice instead of two signals per request (creating abort signals
- * is a large share of `fetch`'s own cost per request). A slice lasts 1 % of the Timeout (at most
- * 100 ms), and its timer runs for the Timeout plus that slice, so every request gets at least its
- * full Timeout and at most 1 % more. The execution's cancel signal aborts the slice's requests too.
+ * is a large share of `fetch`'s own cost per request). A slice lasts 1 % of the Timeout, at most
+ * 10 ms (so a signal carries few of `fetch`'s listeners), and its timer runs for the Timeout plus
+ * that slice: every request gets at least its full Timeout and at most 1 % (10 ms) more. The
+ * execution's cancel signal aborts the slice's requests too.
  */
 interface Slice {
 	signal: AbortSignal;
@@ -187,7 +188,7 @@ function sharedDeadline(timeout: number, cancel: AbortSignal | undefined): Slice
 	const now = Date.now();
 	const open = byTimeout.get(timeout);
 	if (open !== undefined && now < open.openUntil && !open.signal.aborted) return open;
-	const width = Math.min(100, Math.floor(timeout / 100));
+	const width = Math.min(10, Math.floor(timeout / 100));
 	const controller = new AbortController();
 	const timer = AbortSignal.timeout(timeout + width);
 	const release = cancel ? underCancel(cancel, controller) : undefined;
