@@ -32,9 +32,11 @@ export const SMS_PATH = '/v1/sms/notification';
  * through n8n-core's httpRequestWithAuthentication, as our transport does (no expressions, no
  * validation: the ceiling for any node built on n8n's helpers); raw: node:http with a keep-alive
  * agent (the ceiling); rawNoKeepAlive: the same loop with a new agent per request, as n8n-core's
- * request helper does. The last three are diagnostics that split the gap between node and raw.
+ * request helper does; rawFetch: the same loop over the runtime's global `fetch` (the only client
+ * a community node may use itself: the ceiling for this node's direct client). The last four are
+ * diagnostics that split the gap between node and raw.
  */
-export type LegKind = 'node' | 'httpNode' | 'httpNodeBatching' | 'n8nHelper' | 'raw' | 'rawNoKeepAlive';
+export type LegKind = 'node' | 'httpNode' | 'httpNodeBatching' | 'n8nHelper' | 'raw' | 'rawNoKeepAlive' | 'rawFetch';
 
 /** The rate limit of the rate-limited legs' sandbox: a fixed window admitting this many requests a second. */
 export const RATE_LIMIT_PER_SECOND = 100;

@@ -188,7 +188,7 @@ function rawClient(spec: LegInput['spec'], keepAlive: boolean): Send {
 	const concurrency = spec.concurrency ?? 1;
 	const target = new URL(`${spec.url}${SMS_PATH}`);
 	const shared = new Agent({ keepAlive: true, maxSockets: concurrency });
-	const post = (body: string) =>
+	const post = (body: string): Promise<IDataObject> =>
 		new Promise<IDataObject>((resolve, reject) => {
 			const req = request(
 				{
@@ -219,8 +219,29 @@ function rawClient(spec: LegInput['spec'], keepAlive: boolean): Send {
 			req.on('error', reject);
 			req.end(body);
 		});
+	return rawLoop(concurrency, post);
+}
+
+/**
+ * The ceiling for a community node's own client: the runtime's global `fetch` (the only HTTP
+ * client n8n's community-node rules leave), keep-alive, `concurrency` in flight, same bodies.
+ */
+function rawFetchClient(spec: LegInput['spec']): Send {
+	const url = `${spec.url}${SMS_PATH}`;
+	const post = async (body: string): Promise<IDataObject> => {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { authorization: API_KEY, 'content-type': 'application/json' },
+			body,
+		});
+		return JSON.parse(await response.text()) as IDataObject;
+	};
+	return rawLoop(spec.concurrency ?? 1, post);
+}
+
+/** `concurrency` workers posting the items' SMS bodies in turn; answers kept in order, as a node's output. */
+function rawLoop(concurrency: number, post: (body: string) => Promise<IDataObject>): Send {
 	return async (items) => {
-		// The answers are kept, in order, as a node's output items are.
 		const answers = new Array<IDataObject>(items.length);
 		let next = 0;
 		const worker = async () => {
@@ -250,6 +271,8 @@ async function sender(spec: LegInput['spec']): Promise<Send> {
 			return rawClient(spec, true);
 		case 'rawNoKeepAlive':
 			return rawClient(spec, false);
+		case 'rawFetch':
+			return rawFetchClient(spec);
 	}
 }
 

@@ -162,6 +162,7 @@ function clientName(measured: Measured, results: Results): string {
 		n8nHelper: "n8n's request helper alone",
 		raw: 'raw keep-alive client',
 		rawNoKeepAlive: 'raw client, new connection per request',
+		rawFetch: 'raw fetch client (keep-alive)',
 	}[kind];
 }
 
@@ -173,7 +174,7 @@ function concurrencyLabel(measured: Measured, results: Results, adaptive: Facts[
 	return String(results.concurrencyOf(measured));
 }
 
-const KIND_ORDER = ['node', 'httpNode', 'httpNodeBatching', 'n8nHelper', 'rawNoKeepAlive', 'raw'];
+const KIND_ORDER = ['node', 'httpNode', 'httpNodeBatching', 'n8nHelper', 'rawNoKeepAlive', 'rawFetch', 'raw'];
 
 function throughputTable(latencyMs: number, results: Results, adaptive: Facts['adaptive']): string {
 	const legs = [...results.throughput(latencyMs)].sort(
@@ -529,6 +530,12 @@ function pacingTargets(results: Results, facts: Facts): PacingVerdict[] {
 		const node = rate(leg);
 		const raw = rate(results.find(100, 'raw', leg.result.spec.items, c));
 		const value = node !== undefined && raw !== undefined ? node / raw : undefined;
+		// The same loop over fetch (what a community node's own client must use), where measured.
+		const viaFetch = rate(results.find(100, 'rawFetch', leg.result.spec.items, c));
+		const fetchNote =
+			viaFetch !== undefined && raw !== undefined
+				? `; a bare fetch loop at ${c}: ${(viaFetch / raw).toFixed(3)}× the raw client, the node ${((node ?? 0) / viaFetch).toFixed(3)}× that loop`
+				: '';
 		const before =
 			c === BEFORE.pinned.c
 				? `${ratio(BEFORE.pinned.node / BEFORE.pinned.raw)} (${BEFORE.pinned.node} vs ${BEFORE.pinned.raw} items/s, ${int(BEFORE.pinned.items)} items)`
@@ -536,7 +543,10 @@ function pacingTargets(results: Results, facts: Facts): PacingVerdict[] {
 		verdicts.push({
 			target: `(2) 100 ms: node at Concurrency ${c} ≥ ${PACING.pinnedVsRaw}× the raw client at ${c} (${int(leg.result.spec.items)} items)`,
 			before,
-			measured: value === undefined ? 'not measured' : `${value.toFixed(3)}× (${(node ?? 0).toFixed(1)} vs ${(raw ?? 0).toFixed(1)} items/s)`,
+			measured:
+				value === undefined
+					? 'not measured'
+					: `${value.toFixed(3)}× (${(node ?? 0).toFixed(1)} vs ${(raw ?? 0).toFixed(1)} items/s)${fetchNote}`,
 			met: value === undefined ? undefined : value >= PACING.pinnedVsRaw,
 			detail: value === undefined ? '' : shortfall(value, PACING.pinnedVsRaw),
 		});

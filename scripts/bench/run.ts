@@ -96,7 +96,7 @@ function serviceName(service: ServiceSpec): string {
  * engine legs without latency), at most about a third of a second of waiting on latency.
  */
 function warmupFor(kind: LegKind, concurrency: number | undefined, latencyMs: number): number {
-	if (kind === 'raw' || kind === 'rawNoKeepAlive') return latencyMs === 0 ? 2000 : Math.min(300, (concurrency ?? 1) * 3);
+	if (kind === 'raw' || kind === 'rawNoKeepAlive' || kind === 'rawFetch') return latencyMs === 0 ? 2000 : Math.min(300, (concurrency ?? 1) * 3);
 	if (latencyMs === 0) return 1000;
 	return kind === 'httpNode' ? 300 : Math.min(300, (concurrency ?? 1) * 3);
 }
@@ -139,6 +139,7 @@ function plan(): Plan[] {
 	for (const c of CONCURRENCIES) add(at0, 'node', both, c, c === 20 ? {} : once);
 	for (const c of CONCURRENCIES) add(at0, 'raw', both, c);
 	add(at0, 'rawNoKeepAlive', both, 20, once);
+	add(at0, 'rawFetch', [PACING_ITEMS], 20);
 	add(at0, 'n8nHelper', both, 20, once);
 	add(at0, 'httpNode', both);
 	// Batching paces by the clock (batchSize items every batchInterval ms) whatever the latency:
@@ -162,6 +163,8 @@ function plan(): Plan[] {
 	for (const c of CONCURRENCIES) add(at100, 'raw', [itemsAt100ms(c)], c);
 	add(at100, 'raw', [PACING_ITEMS], 100, { warmup: 300 });
 	add(at100, 'rawNoKeepAlive', [itemsAt100ms(20)], 20);
+	// The ceiling for this node's own client (fetch) at the highest Concurrency it allows.
+	add(at100, 'rawFetch', [PACING_ITEMS], 100, { warmup: 300 });
 	add(at100, 'n8nHelper', [itemsAt100ms(20)], 20);
 	add(at100, 'httpNode', [...new Set([...CONCURRENCIES.map(itemsAt100ms), PACING_ITEMS])]);
 	add(at100, 'httpNodeBatching', [1000]);
@@ -186,6 +189,7 @@ function describe(leg: Plan): string {
 		n8nHelper: `n8n request helper only c${c}`,
 		raw: `raw keep-alive c${c}`,
 		rawNoKeepAlive: `raw, new connection each c${c}`,
+		rawFetch: `raw fetch keep-alive c${c}`,
 	}[leg.spec.kind];
 	return `${name} · ${serviceName(leg.service)}${leg.spec.memory ? ' · memory' : ''}${leg.spec.profile ? ' · CPU profile' : ''}`;
 }
