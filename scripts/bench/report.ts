@@ -363,7 +363,6 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 	const lines: string[] = [];
 	const sms = (mode: 'literal' | 'expressions') =>
 		prepare.find((r) => r.operation.startsWith('SMS') && r.mode === mode)?.wall;
-	const smsLiteral = sms('literal');
 	const smsExpressions = sms('expressions');
 
 	lines.push('### Node vs the raw client (earlier target 1)', '');
@@ -389,10 +388,10 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 					? `, ${us(extraUs)} µs more per item than the helper alone`
 					: `, ${us(-extraUs)} µs less per item than the helper alone`) +
 				(smsExpressions
-					? `. \`prepare\` for SMS → Send with its two expressions, measured on its own, costs ` +
-						`${us(smsExpressions.prepareUs)} µs/item (almost all of it n8n's expression engine), which the ` +
-						`helper-alone leg does not pay; the rest is the node's per-item bookkeeping (options, output ` +
-						`items), the garbage collection that comes with it, and run-to-run noise.`
+					? `. \`prepare\` for SMS → Send with the legs' two \`{{ $json… }}\` parameters, measured on its ` +
+						`own, costs ${us(smsExpressions.prepareUs)} µs/item (the node reads such parameters without n8n's ` +
+						`expression engine), which the helper-alone leg does not pay; the rest is the node's per-item ` +
+						`bookkeeping (options, output items), the garbage collection that comes with it, and run-to-run noise.`
 					: '.'),
 		);
 		if (latencyMs > 0) {
@@ -409,26 +408,31 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 			}
 		}
 	}
-	if (smsLiteral && smsExpressions) {
-		const perExpression = (smsExpressions.readUs - smsLiteral.readUs) / 2;
+	const media = (mode: 'literal' | 'expressions') =>
+		prepare.find((r) => r.operation.startsWith('Chat → Send Media') && r.mode === mode)?.wall;
+	const mediaLiteral = media('literal');
+	const mediaExpressions = media('expressions');
+	if (mediaLiteral && mediaExpressions) {
 		lines.push(
-			`- **n8n's expression engine.** The throughput legs read two \`{{ $json… }}\` parameters per item ` +
-				`(phone number and message), as the HTTP Request node reads its two body parameters. Reading the SMS ` +
-				`parameters costs ${us(smsLiteral.readUs)} µs/item with fixed values and ${us(smsExpressions.readUs)} µs/item ` +
-				`with the two expressions: about ${us(perExpression)} µs per expression, all inside n8n-workflow (each ` +
-				`evaluation builds a new WorkflowDataProxy and sandbox context, luxon DateTimes for \`$now\`/\`$today\`, ` +
-				`and reads \`process.ppid\`). n8n also resolves the credential's \`={{$credentials.apiKey}}\` header ` +
-				`expression for every request it authenticates (the bench's credential store does it as n8n's ` +
-				`CredentialsHelper does), which is why the expression engine shows up for the helper alone too.`,
+			`- **n8n's expression engine.** The throughput legs write both parameters as \`{{ $json.phone }}\` and ` +
+				`\`{{ $json.message }}\`, as the HTTP Request node's two body parameters are. This node reads such ` +
+				`parameters (and literals, and text made only of \`{{ $json.field }}\` parts) straight from the item — ` +
+				`the value n8n would compute — while the HTTP Request node evaluates them in n8n's engine. What that ` +
+				`engine costs shows where the node cannot avoid it: Send Media's link written as ` +
+				`\`{{ "https://…" + $json.order + ".pdf" }}\` costs ${us(mediaExpressions.readUs)} µs/item to read against ` +
+				`${us(mediaLiteral.readUs)} µs with a fixed link: about ${us(mediaExpressions.readUs - mediaLiteral.readUs)} µs ` +
+				`for one expression, all inside n8n-workflow (each evaluation builds a new WorkflowDataProxy and sandbox ` +
+				`context, luxon DateTimes for \`$now\`/\`$today\`, and reads \`process.ppid\`).`,
 		);
 	}
 	lines.push(
-		`- **In short:** without latency the gap to the raw keep-alive client is n8n's: its engine and above all ` +
-			`its expression engine (two expressions per item). For this loopback http sandbox the node reuses ` +
-			`connections through its own keep-alive client; through n8n's request helpers (what an https service ` +
-			`gets) every call builds a new agent and connection, so that path cannot get past the helper-alone row. ` +
-			`The node's own code (options, building, zod validation, the scheduler) is a few per cent of the CPU time ` +
-			`(see "Where the CPU time goes").`,
+		`- **In short:** without latency the gap to the raw keep-alive client is the HTTP client's. A community ` +
+			`node may use only the runtime's global \`fetch\` for its own requests, and a bare \`fetch\` loop costs ` +
+			`several times the CPU per request of \`node:http\` (the raw fetch rows). For this loopback http sandbox the ` +
+			`node reuses connections through its own keep-alive \`fetch\` client; through n8n's request helpers (what ` +
+			`an https service gets) every call builds a new agent and connection, so that path cannot get past the ` +
+			`helper-alone row. The node's own code (options, building, zod validation, the scheduler) is a few per ` +
+			`cent of the CPU time (see "Where the CPU time goes").`,
 		'',
 	);
 
@@ -691,21 +695,26 @@ function pacingAnalysis(results: Results, facts: Facts): string[] {
 	const node0 = rate(results.find(0, 'node', items, 'defaults'));
 	if (speedMissed && node0) {
 		const perItemMs = 1000 / node0;
+		const c = 100;
+		const rawAt = rate(results.find(100, 'raw', items, c));
+		const fetchAt = rate(results.find(100, 'rawFetch', items, c));
+		const nodeAt = rate(results.find(100, 'node', items, c));
+		const ceiling =
+			rawAt && fetchAt && nodeAt
+				? ` Measured in this run at ${c} in flight and 100 ms latency: a bare \`fetch\` loop (no n8n, no node) ` +
+					`reached ${(fetchAt / rawAt).toFixed(3)}× the \`node:http\` raw client, and the node ` +
+					`${(nodeAt / fetchAt).toFixed(3)}× that bare loop — so ${PACING.pinnedVsRaw}× of the raw client at ` +
+					`${c} is out of reach for any client a community node may use itself.`
+				: '';
 		lines.push(
-			`- **Why the speed targets are missed: the node is CPU-bound.** Without latency it completes an item every ` +
-				`${perItemMs.toFixed(2)} ms (${int(node0)} items/s at its defaults) on one JavaScript thread, the sandbox ` +
-				`taking part of the other core. Reading the item (two \`{{ $json… }}\` expressions in n8n's expression ` +
-				`engine, see section 1) is a large share of that, and the HTTP Request node pays it too. The other large ` +
-				`share is the request itself: the node's direct client is Node's global \`fetch\` (undici), the only HTTP ` +
-				`client a community node may use besides n8n's helpers — n8n's lint for community nodes allows importing ` +
-				`only n8n-workflow, lodash, moment, p-limit, luxon, zod and crypto, so \`node:http\` is out. A bare loop ` +
-				`over \`fetch\` needed 440–550 µs of CPU per request against this sandbox where \`node:http\` with a ` +
-				`keep-alive Agent (the raw client here) needed 85–160 µs (4,000 requests at 20 in flight, 4 rounds, measured ` +
-				`while writing this bench on this machine; not re-run by it). With 100 ms latency the same cost caps ` +
-				`throughput once enough requests are in flight: 100 in flight ÷ 100 ms asks for an item every 1 ms, more ` +
-				`than the node's per-item CPU time allows, so the pinned legs fall further behind the raw client as ` +
-				`Concurrency grows, and the defaults (which climb to ${facts.adaptive.ceiling}) behind the HTTP Request ` +
-				`node, which starts every request at once.`,
+			`- **Why a speed target is missed: the HTTP client's CPU per request.** Without latency the node completes ` +
+				`an item every ${perItemMs.toFixed(2)} ms (${int(node0)} items/s at its defaults) on one JavaScript ` +
+				`thread, the sandbox taking part of the other core; most of it is the request through Node's global ` +
+				`\`fetch\` (undici), the only HTTP client a community node may use besides n8n's helpers — n8n's lint ` +
+				`for community nodes allows importing only n8n-workflow, lodash, moment, p-limit, luxon, zod and ` +
+				`crypto and forbids \`globalThis\`, so neither \`node:http\` nor undici's lower-level API is ` +
+				`reachable. With 100 ms latency that cost caps throughput once many requests are in flight: answers ` +
+				`arrive in bursts and each waits for the thread while the ones before it are processed.${ceiling}`,
 		);
 	}
 	lines.push(
