@@ -797,7 +797,8 @@ export function renderReport(
 	const markdown = `# Benchmarks
 
 Measured by \`npm run bench\` (scripts/bench/) on ${facts.date.slice(0, 10)}: one machine, one run, the
-median of ${facts.reps} timed runs per figure unless stated. Everything runs against the local sandbox
+median of ${facts.reps} timed runs per figure (5 for the 2,000-item legs the pacing targets compare)
+unless stated. Everything runs against the local sandbox
 (sandbox/server.ts) on 127.0.0.1, so these are the costs of the node and of n8n, not of a network.
 Re-run it to get figures for your machine; the run took ${Math.floor(facts.seconds / 60)} min ${facts.seconds % 60} s here.
 
