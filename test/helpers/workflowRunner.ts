@@ -141,6 +141,8 @@ export interface RunNodeOptions {
 	credentials: { apiKey: string; baseUrl: string };
 	/** The node setting On Error → Continue (using regular output). */
 	continueOnFail?: boolean;
+	/** The node setting Retry On Fail with this many tries (n8n waits 1 s between tries). */
+	retryOnFail?: { maxTries: number };
 }
 
 export interface RunNodeResult {
@@ -196,6 +198,7 @@ async function runWorkflow(
 			parameters: options.parameters,
 			credentials: { multiChannelNotificationApi: { id: '1', name: 'Sandbox' } },
 			...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries } : {}),
 		},
 	];
 	const connections = {

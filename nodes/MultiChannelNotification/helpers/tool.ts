@@ -346,15 +346,17 @@ export function argumentProblems(
  * What happened to the message:
  * - `refused`: the node refused the arguments; nothing was sent.
  * - `rejected`: the service answered with a refusal (HTTP 4xx); nothing was delivered.
+ * - `unreached`: no connection to the service could be made; nothing was sent.
  * - `unknown`: no clear answer (timeout, network failure, HTTP 5xx, an answer other than
  *   "success"); the message may have been delivered.
  */
-export type ToolOutcome = 'refused' | 'rejected' | 'unknown';
+export type ToolOutcome = 'refused' | 'rejected' | 'unreached' | 'unknown';
 
 /** The outcome of a failed send, from the error the transport threw. */
 export function sendFailureOutcome(error: ErrorLike): Exclude<ToolOutcome, 'refused'> {
 	const status = Number(error.httpCode);
-	return Number.isInteger(status) && status >= 400 && status < 500 ? 'rejected' : 'unknown';
+	if (Number.isInteger(status) && status >= 400 && status < 500) return 'rejected';
+	return /\bNo connection was made\b/.test(error.description ?? '') ? 'unreached' : 'unknown';
 }
 
 const HEADLINES: Record<ToolOutcome, (count: number) => string> = {
@@ -362,6 +364,8 @@ const HEADLINES: Record<ToolOutcome, (count: number) => string> = {
 		`Nothing was sent: ${count === 1 ? 'one argument breaks a rule' : `${count} problems with the arguments`}. Fix every problem listed, then call the tool again.`,
 	rejected: () =>
 		'Nothing was delivered: the notification service refused the message. Read the problem, fix the arguments if they caused it, and call again only then.',
+	unreached: () =>
+		'Nothing was sent: the notification service could not be reached. The arguments are not the problem; tell the user, and call again only later.',
 	unknown: () =>
 		'The notification service did not confirm the send, so the message may or may not have been delivered. Do not call the tool again for this message; tell the user.',
 };
@@ -389,8 +393,8 @@ export function toolErrorResult(problems: string[], outcome: ToolOutcome = 'refu
  */
 export function errorStage(error: ErrorLike & { name?: string }): 'validation' | 'send' {
 	if (structuredProblems(error).length > 0) return 'validation';
-	if (/Nothing was sent\b/.test(error.description ?? '')) return 'validation';
 	if (error.name === 'NodeApiError' || (error.httpCode ?? '') !== '') return 'send';
+	if (/Nothing was sent\b/.test(error.description ?? '')) return 'validation';
 	return /may or may not have been delivered/.test(error.description ?? '') ? 'send' : 'validation';
 }
 

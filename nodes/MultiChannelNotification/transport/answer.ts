@@ -1,7 +1,7 @@
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
-import { MAY_HAVE_BEEN_DELIVERED, serviceError, shorten } from '../helpers/errors';
+import { MAY_HAVE_BEEN_DELIVERED, NOTHING_SENT, serviceError, shorten } from '../helpers/errors';
 import type { Answer, WireFailure } from './exchange';
 import { MAX_ANSWER_TEXT } from './exchange';
 import type { Scrubber } from './secrets';
@@ -32,6 +32,9 @@ const NETWORK_PROBLEMS: Record<string, string> = {
 	EHOSTUNREACH: 'the host cannot be reached',
 	UND_ERR_SOCKET: 'the connection was closed before an answer came',
 };
+
+/** Failures to connect at all (no byte of the request left): nothing can have been delivered. */
+const NO_CONNECTION = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request as invalid.',
@@ -163,7 +166,9 @@ export function wireError(context: AnswerContext, failure: WireFailure): NodeApi
 			return serviceError(context.node, {
 				...base,
 				title: `Could not reach the service: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed on the network'}`,
-				description: `${reason}${code && !reason.includes(failure.code ?? '') ? code : ''}. ${MAY_HAVE_BEEN_DELIVERED}`,
+				description: `${reason}${code && !reason.includes(failure.code ?? '') ? code : ''}. ${
+					NO_CONNECTION.has(failure.code ?? '') ? `No connection was made. ${NOTHING_SENT}` : MAY_HAVE_BEEN_DELIVERED
+				}`,
 			});
 	}
 }

@@ -13,6 +13,7 @@ import type { PreparedSend, SendOperation } from '../node.type';
 import type { ItemOptions } from './options';
 import { readItemOptions, readPacing } from './options';
 import type { Outcomes } from './outcomes';
+import { mayHaveBeenDelivered, notResentError, triesOf } from './retries';
 import { claimKeys, releaseKeys } from './sendOnce';
 
 /** A valid item, ready to go out. */
@@ -78,10 +79,15 @@ export async function deliver(
 		return;
 	}
 
+	// With Retry On Fail, what an earlier try of this run did with an item decides (see retries.ts).
+	const tries = triesOf(this);
 	const live: Ready[] = [];
 	for (const item of ready) {
+		const earlier = item.options.dryRun ? undefined : tries?.recall(item.itemIndex, item.request);
 		if (item.options.dryRun) outcomes.done(item.itemIndex, dryRunItem(connection, item), false);
-		else live.push(item);
+		else if (earlier?.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, true);
+		else if (earlier?.kind !== 'uncertain') live.push(item);
+		else if (outcomes.fail(item.itemIndex, notResentError(this, item.itemIndex, earlier.error)) === 'stop') return;
 	}
 	const keyed = live.filter((item) => item.options.dedupeKey !== '');
 	const claim = await claimKeys(
@@ -117,9 +123,11 @@ export async function deliver(
 			}
 			delivered.add(itemIndex);
 			const json = { ...result.response, ...request.extras, ...(operation.output?.(result.response) ?? {}) };
+			tries?.remember(itemIndex, request, { kind: 'delivered', json });
 			outcomes.done(itemIndex, json, true);
 			return { kind: 'done' };
 		} catch (error) {
+			if (mayHaveBeenDelivered(error)) tries?.remember(itemIndex, request, { kind: 'uncertain', error });
 			return outcomes.fail(itemIndex, error) === 'stop' ? { kind: 'stop' } : { kind: 'done' };
 		}
 	};

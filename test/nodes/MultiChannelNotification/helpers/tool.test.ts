@@ -296,6 +296,15 @@ describe('tool results', () => {
 		expect(toolResultForError(failed, [], {}, 'send')).toMatchObject({ sent: 'unknown', outcome: 'unknown' });
 		expect(sendFailureOutcome({ message: 'x', httpCode: '500' })).toBe('unknown');
 		expect(sendFailureOutcome({ message: 'x', httpCode: 'ECONNRESET' })).toBe('unknown');
+
+		const unreached = {
+			name: 'NodeApiError',
+			message: 'Could not reach the service: nothing is listening at the Base URL',
+			description: 'connect ECONNREFUSED 127.0.0.1:9. No connection was made. Nothing was sent for this item.',
+		};
+		expect(errorStage(unreached)).toBe('send');
+		expect(sendFailureOutcome(unreached)).toBe('unreached');
+		expect(toolResultForError(unreached, [], {})).toMatchObject({ sent: false, outcome: 'unreached' });
 	});
 
 	test('structured problems (helpers/errors.ts inputError) are named through their parameter', () => {
