@@ -11,7 +11,9 @@
  *   - A media workflow (On Error → Continue) where one recipient has not started the chat, so
  *     the sandbox refuses that item (HTTP 403): the re-run after the recipient starts the chat
  *     sends only that one, and a third run sends nothing.
- * Queue mode (Redis, main + `n8n worker`, manual executions offloaded): the same two
+ *   - Retry On Fail (n8n's node setting): three SMS in flight, the service refuses one with a
+ *     429 once; the retried node sends that one only (4 requests, each message delivered once).
+ * Queue mode (Redis, main + `n8n worker`, manual executions offloaded): the same three
  * scenarios, executed by workers; the second SMS run by a fresh worker process, so the keys
  * can only have come from the database.
  *
@@ -52,7 +54,14 @@ const INVOICES = [
 const LATE_STARTER = INVOICES[2].phone;
 const invoiceLink = (invoiceId: string): string => `https://cdn.example.com/invoices/${invoiceId}.pdf`;
 
-function workflow(id: string, name: string, items: object[], send: Record<string, unknown>, onError?: string): ExampleWorkflow {
+function workflow(
+	id: string,
+	name: string,
+	items: object[],
+	send: Record<string, unknown>,
+	onError?: string,
+	nodeSettings: Record<string, unknown> = {},
+): ExampleWorkflow {
 	return {
 		id,
 		name,
@@ -75,6 +84,7 @@ function workflow(id: string, name: string, items: object[], send: Record<string
 				parameters: send,
 				credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
 				...(onError ? { onError } : {}),
+				...nodeSettings,
 			},
 		] as unknown as ExampleWorkflow['nodes'],
 		connections: {
@@ -110,6 +120,24 @@ const mediaWorkflow = (id: string): ExampleWorkflow =>
 			options: { dedupeKey: '={{ $json.invoiceId }}', concurrency: 1 },
 		},
 		'continueRegularOutput',
+	);
+
+/** Three SMS in flight at once, n8n's Retry On Fail on (2 tries), a 429 not waited for. */
+const RETRY_ORDERS = ORDERS.map((order) => ({ ...order, text: `${order.text} (retry check)` }));
+const retryWorkflow = (id: string): ExampleWorkflow =>
+	workflow(
+		id,
+		'Retry On Fail: order SMS',
+		RETRY_ORDERS,
+		{
+			resource: 'sms',
+			operation: 'send',
+			phoneNumber: '={{ $json.phone }}',
+			message: '={{ $json.text }}',
+			options: { concurrency: 3, rateLimitMaxWait: 0 },
+		},
+		undefined,
+		{ retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 	);
 
 type Verify = (ok: boolean, what: string, detail?: unknown) => void;
@@ -235,6 +263,30 @@ async function failedItemRerun({ sandbox, client, verify, mode, ranWhere }: Scen
 	verify(third.status === 'success' && media().length === before, `${mode}: a third run sends nothing`, media().slice(before));
 }
 
+/**
+ * n8n's Retry On Fail re-runs the whole node: the service refuses one of three requests with a 429
+ * (Rate Limit Max Wait 0, so the node fails), and the second try must send that one only.
+ */
+async function retryOnFail({ sandbox, client, verify, mode, ranWhere }: Scenario, id: string): Promise<void> {
+	const sms = () => sandbox.requests.filter((request) => request.path === '/v1/sms/notification');
+	const before = sms().length;
+	sandbox.injectFault({ kind: 'status', status: 429, retryAfter: '1', path: '/v1/sms/notification' });
+	const execution = await step(`${mode}: Retry On Fail workflow, the service refuses one request once`, async () => await run(client, id));
+	ranWhere?.(execution);
+	const requests = sms().slice(before);
+	const delivered = requests.filter((request) => request.delivered).map((request) => JSON.stringify(request.body)).sort();
+	verify(execution.status === 'success', `${mode}: the retried run succeeded (execution ${execution.id})`, execution.data.resultData.error);
+	verify(
+		requests.length === 4 &&
+			requests.filter((request) => request.status === 429).length === 1 &&
+			isDeepStrictEqual(delivered, RETRY_ORDERS.map((order) => JSON.stringify({ phone_number: order.phone, message: order.text })).sort()),
+		`${mode}: 4 requests in all (3, then only the refused one again): each message delivered exactly once`,
+		requests.map((request) => ({ status: request.status, body: request.body })),
+	);
+	const out = output(execution);
+	verify(out.length === 3 && out.every((item) => item.json.message === 'success') && paired(out), `${mode}: 3 success items with pairedItem`, out.map((item) => item.json));
+}
+
 runCheck('send-once check', async ({ sandbox, expect }) => {
 	const failures: string[] = [];
 	const verify: Verify = (ok, what, detail) => {
@@ -249,7 +301,11 @@ runCheck('send-once check', async ({ sandbox, expect }) => {
 	for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
 
 	if (ONLY !== 'queue') {
-		const stack = await launch({ label: 'send-once', credentials: [credential], workflows: [smsWorkflow('mcnSendOnceSms01'), mediaWorkflow('mcnSendOnceDoc01')] });
+		const stack = await launch({
+			label: 'send-once',
+			credentials: [credential],
+			workflows: [smsWorkflow('mcnSendOnceSms01'), mediaWorkflow('mcnSendOnceDoc01'), retryWorkflow('mcnRetrySms01')],
+		});
 		const mode = 'regular';
 
 		// Dry Run first, with the same keys: it must neither send nor record them.
@@ -286,6 +342,7 @@ runCheck('send-once check', async ({ sandbox, expect }) => {
 
 		await sendTwice({ sandbox, client: stack.client, verify, mode }, 'mcnSendOnceSms01');
 		await failedItemRerun({ sandbox, client: stack.client, verify, mode }, 'mcnSendOnceDoc01');
+		await retryOnFail({ sandbox, client: stack.client, verify, mode }, 'mcnRetrySms01');
 		await stopAll();
 	}
 
@@ -297,7 +354,7 @@ runCheck('send-once check', async ({ sandbox, expect }) => {
 		const stack = await launch({
 			label: 'send-once-queue',
 			credentials: [credential],
-			workflows: [smsWorkflow('mcnSendOnceSms02'), mediaWorkflow('mcnSendOnceDoc02')],
+			workflows: [smsWorkflow('mcnSendOnceSms02'), mediaWorkflow('mcnSendOnceDoc02'), retryWorkflow('mcnRetrySms02')],
 			extraEnv: queueEnv,
 		});
 		const startWorker = async (name: string): Promise<N8nProcess> =>
@@ -325,6 +382,7 @@ runCheck('send-once check', async ({ sandbox, expect }) => {
 		};
 		await sendTwice({ sandbox, client: stack.client, verify, mode, beforeRun, ranWhere }, 'mcnSendOnceSms02');
 		await failedItemRerun({ sandbox, client: stack.client, verify, mode, ranWhere }, 'mcnSendOnceDoc02');
+		await retryOnFail({ sandbox, client: stack.client, verify, mode, ranWhere }, 'mcnRetrySms02');
 		verify(workersSeen.includes('n8n worker 1') && workersSeen.includes('n8n worker 2'), `${mode}: runs were split over two worker processes`, workersSeen);
 	}
 

@@ -133,32 +133,26 @@ function underCancel(cancel: AbortSignal, controller: AbortController): () => vo
 }
 
 /**
- * Runs one exchange under one deadline (and n8n's cancel signal), through a plain
- * AbortController tied to both.
- * `race` also rejects the work at the deadline itself, for a client that may not honour the
- * signal in every phase.
+ * Runs one exchange of n8n's request helper under one deadline (and n8n's cancel signal),
+ * through a plain AbortController tied to both. The work is also raced against the deadline
+ * itself, since the helper may not honour the signal in every phase.
  */
-async function withDeadline<T>(
-	exchange: Exchange,
-	race: boolean,
-	work: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
+async function withDeadline<T>(exchange: Exchange, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
 	const controller = new AbortController();
 	const deadline = AbortSignal.timeout(exchange.timeout);
 	const { cancel } = exchange;
 	const abort = () => controller.abort();
 	deadline.addEventListener('abort', abort, { once: true });
 	const release = cancel ? underCancel(cancel, controller) : undefined;
-	const stop = race ? untilAborted(controller.signal) : undefined;
+	const stop = untilAborted(controller.signal);
 	try {
-		const running = work(controller.signal);
-		return await (stop ? Promise.race([running, stop.promise]) : running);
+		return await Promise.race([work(controller.signal), stop.promise]);
 	} catch (error) {
 		throw failureFrom(error, deadline, cancel);
 	} finally {
 		deadline.removeEventListener('abort', abort);
 		release?.();
-		stop?.dispose();
+		stop.dispose();
 	}
 }
 
@@ -280,7 +274,7 @@ export function httpRequestOptions(request: Parameters<N8nRequest>[0]): IHttpReq
  */
 export function n8nClient(request: N8nRequest): Client {
 	return async (exchange) =>
-		await withDeadline(exchange, true, async (signal) => {
+		await withDeadline(exchange, async (signal) => {
 			const response = await request({ url: exchange.url, body: exchange.body, timeout: exchange.timeout, signal });
 			const stream = response.body;
 			const headers = headerRecord(Object.entries(response.headers ?? {}));
