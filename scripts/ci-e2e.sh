@@ -81,7 +81,7 @@ run_step "credential check" "${TSX}" scripts/n8n/check-credential-test.ts
 run_step "browser check" "${TSX}" scripts/n8n/check-editor.ts
 run_step "queue-mode check" "${TSX}" scripts/n8n/check-queue-mode.ts
 run_step "AI-agent check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-ai-agent.ts
-run_step "send-once and dry-run check (regular and queue mode)" "${TSX}" scripts/n8n/check-send-once.ts
+run_step "send-once, dry-run and Retry On Fail check (regular and queue mode)" "${TSX}" scripts/n8n/check-send-once.ts
 
 echo
 echo "End-to-end summary:"
