@@ -76,6 +76,7 @@ run_step "n8n ${N8N_COMPAT_VERSION} install (.cache/)" env N8N_VERSION="${N8N_CO
 if ((${#failed[@]} == failures_before)); then
 	run_step "installed-package check, n8n ${N8N_COMPAT_VERSION}" env N8N_VERSION="${N8N_COMPAT_VERSION}" "${TSX}" scripts/n8n/check-installed-package.ts
 	run_step "AI-agent check, n8n ${N8N_COMPAT_VERSION}" env N8N_VERSION="${N8N_COMPAT_VERSION}" "${TSX}" scripts/n8n/check-ai-agent.ts
+	run_step "send-once, dry-run and Retry On Fail check, n8n ${N8N_COMPAT_VERSION} (regular mode)" env N8N_VERSION="${N8N_COMPAT_VERSION}" "${TSX}" scripts/n8n/check-send-once.ts --only=regular
 fi
 run_step "credential check" "${TSX}" scripts/n8n/check-credential-test.ts
 run_step "browser check" "${TSX}" scripts/n8n/check-editor.ts

@@ -1,5 +1,5 @@
 /**
- * Send Once Per Key and Dry Run check, in real n8n 2.8.4: the node's `options.dedupeKey` on
+ * Send Once Per Key, Dry Run and Retry On Fail check, in real n8n (2.8.4, or N8N_VERSION=1.123.x): the node's `options.dedupeKey` on
  * n8n's deduplication store (kept in n8n's database) and `options.dryRun`.
  *
  * Regular mode (the main instance runs the executions):
