@@ -1,6 +1,7 @@
 /**
- * Send Once Per Key, Dry Run and Retry On Fail check, in real n8n (2.8.4, or N8N_VERSION=1.123.x): the node's `options.dedupeKey` on
- * n8n's deduplication store (kept in n8n's database) and `options.dryRun`.
+ * Send Once Per Key, Dry Run and Retry On Fail check, in real n8n (2.8.4, or N8N_VERSION=1.123.x):
+ * the node's `options.dedupeKey` on n8n's deduplication store (kept in n8n's database),
+ * `options.dryRun`, and n8n's node setting Retry On Fail.
  *
  * Regular mode (the main instance runs the executions):
  *   - Dry Run: nothing reaches the sandbox; each item shows the exact request (method, URL,
