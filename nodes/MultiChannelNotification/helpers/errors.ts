@@ -23,8 +23,18 @@ export function nodeOf(context: { getNode(): INode }): INode {
 
 export const MAX_TITLE = 80;
 export const NOTHING_SENT = 'Nothing was sent for this item.';
-export const MAY_HAVE_BEEN_DELIVERED =
-	'The message may or may not have been delivered: check before sending it again.';
+const MAYBE_DELIVERED = 'may or may not have been delivered';
+export const MAY_HAVE_BEEN_DELIVERED = `The message ${MAYBE_DELIVERED}: check before sending it again.`;
+/** Said, with {@link NOTHING_SENT}, of a send that failed before any connection was made. */
+export const NO_CONNECTION = 'No connection was made.';
+
+/**
+ * Whether an error's text says the message may already have gone out. Works on n8n's stored
+ * copies of errors too (plain objects), which is what an AI agent's tool result is built from.
+ */
+export function saysMayHaveBeenDelivered(description: unknown): boolean {
+	return typeof description === 'string' && description.includes(MAYBE_DELIVERED);
+}
 
 /** One broken rule of one item, as the user sees it. */
 export interface Problem {

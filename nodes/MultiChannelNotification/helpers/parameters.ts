@@ -84,31 +84,32 @@ function direct(raw: unknown, json: Record<string, unknown> | undefined): unknow
  * `getNodeParameter` as usual, so its results and errors are n8n's own.
  */
 export function readParameter(context: IExecuteFunctions, name: string, itemIndex: number, fallback: unknown): unknown {
-	const { raw, items } = rawOf(context, name, fallback);
-	const value = direct(raw, items[itemIndex]?.json as Record<string, unknown> | undefined);
+	const { raw, items } = rawOf(context, name);
+	const value = direct(raw === ABSENT ? fallback : raw, items[itemIndex]?.json as Record<string, unknown> | undefined);
 	return value === EVALUATE ? (context.getNodeParameter(name, itemIndex, fallback) as unknown) : value;
 }
 
 interface RawParameters {
 	items: INodeExecutionData[];
-	values: Map<string, { fallback: unknown; raw: unknown }>;
+	values: Map<string, unknown>;
 }
 
 /** Per execution: the input items and each parameter as written (the same for every item). */
 const rawParameters = new WeakMap<IExecuteFunctions, RawParameters>();
 
-function rawOf(context: IExecuteFunctions, name: string, fallback: unknown): { raw: unknown; items: INodeExecutionData[] } {
+/** What n8n hands back for a parameter the node does not have: the caller's fallback applies. */
+const ABSENT = Symbol('absent');
+
+function rawOf(context: IExecuteFunctions, name: string): { raw: unknown; items: INodeExecutionData[] } {
 	let cached = rawParameters.get(context);
 	if (cached === undefined) {
 		cached = { items: context.getInputData(), values: new Map() };
 		rawParameters.set(context, cached);
 	}
-	let entry = cached.values.get(name);
-	if (entry === undefined || entry.fallback !== fallback) {
-		entry = { fallback, raw: context.getNodeParameter(name, 0, fallback, { rawExpressions: true }) as unknown };
-		cached.values.set(name, entry);
+	if (!cached.values.has(name)) {
+		cached.values.set(name, context.getNodeParameter(name, 0, ABSENT, { rawExpressions: true }) as unknown);
 	}
-	return { raw: entry.raw, items: cached.items };
+	return { raw: cached.values.get(name), items: cached.items };
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 
+import { NO_CONNECTION, saysMayHaveBeenDelivered } from './errors';
+
 /**
  * The node as an AI agent's tool.
  *
@@ -356,7 +358,7 @@ export type ToolOutcome = 'refused' | 'rejected' | 'unreached' | 'unknown';
 export function sendFailureOutcome(error: ErrorLike): Exclude<ToolOutcome, 'refused'> {
 	const status = Number(error.httpCode);
 	if (Number.isInteger(status) && status >= 400 && status < 500) return 'rejected';
-	return /\bNo connection was made\b/.test(error.description ?? '') ? 'unreached' : 'unknown';
+	return (error.description ?? '').includes(NO_CONNECTION) ? 'unreached' : 'unknown';
 }
 
 const HEADLINES: Record<ToolOutcome, (count: number) => string> = {
@@ -395,7 +397,7 @@ export function errorStage(error: ErrorLike & { name?: string }): 'validation' |
 	if (structuredProblems(error).length > 0) return 'validation';
 	if (error.name === 'NodeApiError' || (error.httpCode ?? '') !== '') return 'send';
 	if (/Nothing was sent\b/.test(error.description ?? '')) return 'validation';
-	return /may or may not have been delivered/.test(error.description ?? '') ? 'send' : 'validation';
+	return saysMayHaveBeenDelivered(error.description) ? 'send' : 'validation';
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
-import { MAY_HAVE_BEEN_DELIVERED, NOTHING_SENT, serviceError, shorten } from '../helpers/errors';
+import { MAY_HAVE_BEEN_DELIVERED, NO_CONNECTION, NOTHING_SENT, serviceError, shorten } from '../helpers/errors';
 import type { Answer, WireFailure } from './exchange';
 import { MAX_ANSWER_TEXT } from './exchange';
 import type { Scrubber } from './secrets';
@@ -34,7 +34,7 @@ const NETWORK_PROBLEMS: Record<string, string> = {
 };
 
 /** Failures to connect at all (no byte of the request left): nothing can have been delivered. */
-const NO_CONNECTION = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request as invalid.',
@@ -167,7 +167,7 @@ export function wireError(context: AnswerContext, failure: WireFailure): NodeApi
 				...base,
 				title: `Could not reach the service: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed on the network'}`,
 				description: `${reason}${code && !reason.includes(failure.code ?? '') ? code : ''}. ${
-					NO_CONNECTION.has(failure.code ?? '') ? `No connection was made. ${NOTHING_SENT}` : MAY_HAVE_BEEN_DELIVERED
+					CONNECT_FAILURES.has(failure.code ?? '') ? `${NO_CONNECTION} ${NOTHING_SENT}` : MAY_HAVE_BEEN_DELIVERED
 				}`,
 			});
 	}

@@ -83,10 +83,13 @@ export async function deliver(
 	const tries = triesOf(this);
 	const live: Ready[] = [];
 	for (const item of ready) {
-		const earlier = item.options.dryRun ? undefined : tries?.recall(item.itemIndex, item.request);
-		if (item.options.dryRun) outcomes.done(item.itemIndex, dryRunItem(connection, item), false);
-		else if (earlier?.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, true);
-		else if (earlier?.kind !== 'uncertain') live.push(item);
+		if (item.options.dryRun) {
+			outcomes.done(item.itemIndex, dryRunItem(connection, item), false);
+			continue;
+		}
+		const earlier = tries?.recall(item.itemIndex, item.request);
+		if (earlier === undefined) live.push(item);
+		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, true);
 		else if (outcomes.fail(item.itemIndex, notResentError(this, item.itemIndex, earlier.error)) === 'stop') return;
 	}
 	const keyed = live.filter((item) => item.options.dedupeKey !== '');

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { MAY_HAVE_BEEN_DELIVERED, nodeOf, serviceError } from '../../helpers/errors';
+import { nodeOf, saysMayHaveBeenDelivered, serviceError } from '../../helpers/errors';
 import type { PreparedSend } from '../node.type';
 
 /**
@@ -31,19 +31,15 @@ const byInput = new WeakMap<INodeExecutionData[], Map<string, Remembered>>();
 
 /** Whether an error is one that says the message may already have gone out. */
 export function mayHaveBeenDelivered(error: unknown): error is NodeApiError {
-	return error instanceof NodeApiError && (error.description ?? '').includes(MAY_HAVE_BEEN_DELIVERED);
+	return error instanceof NodeApiError && saysMayHaveBeenDelivered(error.description);
 }
 
 /** The memory of this node run's tries, or undefined when Retry On Fail is off. */
 export function triesOf(context: IExecuteFunctions): Tries | undefined {
 	if (nodeOf(context).retryOnFail !== true) return undefined;
 	const input = context.getInputData();
-	let items = byInput.get(input);
-	if (items === undefined) {
-		items = new Map();
-		byInput.set(input, items);
-	}
-	const memory = items;
+	const memory = byInput.get(input) ?? new Map<string, Remembered>();
+	byInput.set(input, memory);
 	// The request as well as the index: a parameter that reads something that changed between
 	// tries (a date, a random value) makes a different message, which is sent.
 	const keyOf = (itemIndex: number, request: PreparedSend) =>
