@@ -12,7 +12,7 @@ import type {
  * refused by the node before anything is sent. A function rather than a `={{$credentials…}}`
  * expression: n8n calls it directly instead of running its expression engine on every request.
  */
-export async function authorize(
+async function authorize(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
@@ -50,7 +50,7 @@ export class MultiChannelNotificationApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://notification.example.com',
 			description:
-				'Address of the service, e.g. https://notification.example.com (a trailing /v1 or slash is fine). Must be https:// unless the service runs on this machine; no user:password@, query or fragment.',
+				'Address of the service, e.g. https://notification.example.com (a trailing /v1 or slash is fine). Must be https:// (the key never crosses a network in clear); no user:password@, query or fragment.',
 		},
 	];
 

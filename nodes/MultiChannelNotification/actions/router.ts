@@ -26,7 +26,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// every problem, named by its argument, and can try again; the agent run goes on.
 	const tool = isToolRun(this);
 	const outcomes = new Outcomes(this, items.length, tool ? 'tool' : this.continueOnFail() ? 'item' : 'throw', (error) =>
-		toolResultForError(error, operation.description, this.getNode().parameters),
+		toolResultForError(error, this.getNode().parameters),
 	);
 
 	const ready: Ready[] = [];

@@ -23,25 +23,44 @@ export function nodeOf(context: { getNode(): INode }): INode {
 
 export const MAX_TITLE = 80;
 export const NOTHING_SENT = 'Nothing was sent for this item.';
-const MAYBE_DELIVERED = 'may or may not have been delivered';
-export const MAY_HAVE_BEEN_DELIVERED = `The message ${MAYBE_DELIVERED}: check before sending it again.`;
+export const MAY_HAVE_BEEN_DELIVERED = 'The message may or may not have been delivered: check before sending it again.';
 /** Said, with {@link NOTHING_SENT}, of a send that failed before any connection was made. */
 export const NO_CONNECTION = 'No connection was made.';
 
 /**
- * Whether an error's text says the message may already have gone out. Works on n8n's stored
- * copies of errors too (plain objects), which is what an AI agent's tool result is built from.
+ * What became of an item's message, decided where its error is made (never read back from the
+ * error's text): tool results, Retry On Fail and the run's summary act on this fact.
+ * - `notSent`: refused before sending (input, credential, expression): nothing left the machine.
+ * - `unreached`: no connection to the service could be made: nothing was sent.
+ * - `rejected`: the service answered with a refusal (HTTP 4xx, 429 included): nothing delivered.
+ * - `maybe`: no clear answer (timeout, dropped connection, 5xx, redirect, not "success"): the
+ *   message may have gone out, so it is never sent again by the node.
  */
-export function saysMayHaveBeenDelivered(description: unknown): boolean {
-	return typeof description === 'string' && description.includes(MAYBE_DELIVERED);
+export type Delivery = 'notSent' | 'unreached' | 'rejected' | 'maybe';
+
+const deliveries = new WeakMap<object, Delivery>();
+
+/** The delivery fact of an error this node made; anything else was raised before sending. */
+export function deliveryOf(error: unknown): Delivery {
+	return (error !== null && typeof error === 'object' && deliveries.get(error)) || 'notSent';
 }
+
+function withDelivery<E extends object>(error: E, delivery: Delivery): E {
+	deliveries.set(error, delivery);
+	return error;
+}
+
+const problemLists = new WeakMap<object, Problem[]>();
 
 /** One broken rule of one item, as the user sees it. */
 export interface Problem {
 	/** The field as labelled in the editor, e.g. "To" or "Quick Reply Buttons". */
 	field: string;
-	/** The node parameter behind the field (e.g. "to"), so a tool run can name its argument. */
-	parameter?: string;
+	/**
+	 * Where the value sits in the node's parameters (e.g. ["quickReplyButtons", "button", 1,
+	 * "payload"]), so a tool run can name the `$fromAI` argument that filled it.
+	 */
+	path: Array<string | number>;
 	/** The rule, phrased to follow the label: "must be an E.164 phone number …". */
 	rule: string;
 	/** The offending value, already shortened for display; absent when showing it would not help. */
@@ -73,14 +92,13 @@ export function inputError(node: INode, itemIndex: number, problems: Problem[]):
 		itemIndex,
 		description: [...lines.map((line) => `• ${line}`), NOTHING_SENT].join('\n'),
 	});
-	// Kept for callers that answer in other words (an AI agent's tool result).
-	return Object.assign(error, { problems });
+	problemLists.set(error, problems);
+	return error;
 }
 
 /** The problems an input error was built from (empty for any other error). */
 export function problemsOf(error: unknown): Problem[] {
-	const problems = (error as { problems?: unknown } | null)?.problems;
-	return Array.isArray(problems) ? (problems as Problem[]) : [];
+	return (error !== null && typeof error === 'object' && problemLists.get(error)) || [];
 }
 
 /** The credential cannot be used as it is; nothing left the machine. */
@@ -103,6 +121,8 @@ export interface ServiceErrorDetails {
 	cause: string;
 	/** Extra fields for the error's cause object (e.g. retryAfter, systemCode). */
 	extra?: Record<string, string>;
+	/** What became of the message. */
+	delivery: Exclude<Delivery, 'notSent'>;
 }
 
 /**
@@ -112,7 +132,7 @@ export interface ServiceErrorDetails {
  */
 export function serviceError(node: INode, details: ServiceErrorDetails): NodeApiError {
 	const httpCode = details.httpCode === undefined ? undefined : String(details.httpCode);
-	return new NodeApiError(
+	const error = new NodeApiError(
 		node,
 		{
 			message: details.cause,
@@ -126,6 +146,7 @@ export function serviceError(node: INode, details: ServiceErrorDetails): NodeApi
 			description: details.description,
 		},
 	);
+	return withDelivery(error, details.delivery);
 }
 
 /** Any other failure, e.g. an expression that could not be resolved for an item. */

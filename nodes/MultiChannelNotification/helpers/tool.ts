@@ -1,6 +1,8 @@
 import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
+import { extractFromAICalls } from 'n8n-workflow';
 
-import { NO_CONNECTION, saysMayHaveBeenDelivered } from './errors';
+import type { Delivery, Problem } from './errors';
+import { deliveryOf, problemsOf } from './errors';
 
 /**
  * The node as an AI agent's tool.
@@ -116,21 +118,15 @@ export function isToolRun(context: ToolRunContext): boolean {
 	return name.endsWith('Tool');
 }
 
-const FROM_AI_CALL = /\$from(?:AI|Ai|ai)\s*\(\s*(?:(['"`])((?:\\.|(?!\1)[^\\])*)\1)?/g;
-
 /**
- * The keys of every `$fromAI('key', …)` call in a raw parameter value (an expression string, or
- * any object or list holding them, e.g. a fixedCollection), in order, each once.
+ * The keys of the `$fromAI('key', …)` calls in a raw parameter value (an expression, or a
+ * collection holding them), in order, each once — read by n8n's own parser.
  */
 export function fromAiKeys(raw: unknown): string[] {
 	const keys: string[] = [];
 	const visit = (value: unknown): void => {
 		if (typeof value === 'string') {
-			if (!value.startsWith('=')) return;
-			for (const match of value.matchAll(FROM_AI_CALL)) {
-				const key = match[2]?.replace(/\\(.)/g, '$1');
-				if (key && !keys.includes(key)) keys.push(key);
-			}
+			if (value.startsWith('=')) for (const key of callKeys(value)) if (!keys.includes(key)) keys.push(key);
 		} else if (Array.isArray(value)) {
 			value.forEach(visit);
 		} else if (value !== null && typeof value === 'object') {
@@ -141,132 +137,22 @@ export function fromAiKeys(raw: unknown): string[] {
 	return keys;
 }
 
-/** The key of the `$fromAI()` call in a raw parameter value, when there is exactly one. */
-export function fromAiKey(raw: unknown): string | undefined {
-	const keys = fromAiKeys(raw);
-	return keys.length === 1 ? keys[0] : undefined;
-}
-
-/** Something shaped like n8n's NodeOperationError / NodeApiError. */
-export interface ErrorLike {
-	message: string;
-	description?: string | null;
-	httpCode?: string | null;
-}
-
-const ITEM_PREFIX = /^Item \d+: /;
-
-/**
- * The problems an error reports, each as one line: the node's validation errors name the first
- * problem in `message` ("Item 0: To must be …") and list all of them in `description`
- * ("• To must be …", "• Message is required", "Nothing was sent for this item.").
- */
-export function problemTexts(error: ErrorLike): string[] {
-	const bullets = (error.description ?? '')
-		.split('\n')
-		.map((line) => line.trim())
-		.filter((line) => line.startsWith('• '))
-		.map((line) => line.slice(2).trim());
-	if (bullets.length > 0) return bullets;
-	return [error.message.replace(ITEM_PREFIX, '').trim()];
-}
-
-interface LabelledField {
-	label: string;
-	path: string[];
-	property: INodeProperties;
-}
-
-/** Top-level fields and the entries of a plain collection (the Options), by label. */
-function labelledFields(properties: INodeProperties[]): LabelledField[] {
-	const fields: LabelledField[] = [];
-	for (const property of properties) {
-		if (property.type === 'notice' || property.name === 'toolDescription') continue;
-		fields.push({ label: property.displayName, path: [property.name], property });
-		if (property.type === 'collection') {
-			for (const option of (property.options ?? []) as INodeProperties[]) {
-				if ('displayName' in option && 'name' in option && 'type' in option) {
-					fields.push({ label: option.displayName, path: [property.name, option.name], property: option });
-				}
-			}
-		}
+function callKeys(expression: string): string[] {
+	try {
+		return extractFromAICalls(expression)
+			.map((call) => call.key)
+			.filter((key) => key !== '');
+	} catch {
+		// A malformed call: n8n refuses such a tool before the node runs, so it fills no field.
+		return [];
 	}
-	// Longest first, so "SMS Phone Number" wins over a shorter label it starts with.
-	return fields.sort((a, b) => b.label.length - a.label.length);
 }
 
-const LABEL_ENDS = [' ', ':', ','];
-
-function startsWithLabel(text: string, label: string): boolean {
-	return text === label || (text.startsWith(label) && LABEL_ENDS.includes(text.charAt(label.length)));
-}
-
-interface CollectionGroup {
-	displayName: string;
-	name: string;
-	values: INodeProperties[];
-}
-
-/**
- * Follows " → Button 2 → Payload" after a fixedCollection's label into its raw value. Returns
- * the raw value reached, the label consumed and the rest of the text.
- */
-function followSegments(
-	field: LabelledField,
-	raw: unknown,
-	text: string,
-): { raw: unknown; label: string; rest: string } {
-	let label = field.label;
-	let rest = text.slice(field.label.length);
-	let groups: CollectionGroup[] = field.property.type === 'fixedCollection' ? ((field.property.options ?? []) as CollectionGroup[]) : [];
-	let values: INodeProperties[] = [];
-	let current = raw;
-	for (;;) {
-		if (!rest.startsWith(' → ')) break;
-		const segment = rest.slice(3);
-		const numbered = groups
-			.map((candidate) => ({ group: candidate, match: new RegExp(`^${escape(candidate.displayName)} (\\d+)`).exec(segment) }))
-			.find((candidate) => candidate.match !== null);
-		if (numbered?.match) {
-			const { group } = numbered;
-			const number = Number(numbered.match[1]);
-			const entries = (current as Record<string, unknown> | undefined)?.[group.name];
-			const list = Array.isArray(entries) ? entries : entries === undefined ? [] : [entries];
-			const consumed = `${group.displayName} ${number}`;
-			label += ` → ${consumed}`;
-			rest = rest.slice(3 + consumed.length);
-			current = list[number - 1];
-			values = group.values;
-			groups = [];
-			continue;
-		}
-		// A value of the entry reached, or of a single-entry group's only entry ("URL Button → URL Parameter").
-		const only = values.length === 0 && groups.length === 1 ? groups[0] : undefined;
-		const entry = only ? (current as Record<string, unknown> | undefined)?.[only.name] : current;
-		const container = Array.isArray(entry) ? entry[0] : entry;
-		const value = (only ? only.values : values).find((candidate) => startsWithLabel(segment, candidate.displayName));
-		if (value) {
-			label += ` → ${value.displayName}`;
-			rest = rest.slice(3 + value.displayName.length);
-			current = (container as Record<string, unknown> | undefined)?.[value.name];
-			values = [];
-			groups = [];
-			continue;
-		}
-		break;
-	}
-	return { raw: current, label, rest };
-}
-
-function escape(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function valueAt(parameters: INodeParameters, path: string[]): unknown {
+function valueAt(parameters: INodeParameters, path: Array<string | number>): unknown {
 	let current: unknown = parameters;
 	for (const key of path) {
 		if (current === null || typeof current !== 'object') return undefined;
-		current = (current as Record<string, unknown>)[key];
+		current = (current as Record<string | number, unknown>)[key];
 	}
 	return current;
 }
@@ -274,74 +160,16 @@ function valueAt(parameters: INodeParameters, path: string[]): unknown {
 const quote = (key: string): string => `"${key}"`;
 
 /**
- * Rewrites one problem so it names what the model can act on. The editor's label at the start
- * ("To", "Body Parameters → Parameter 2", "Components (JSON) at [0]…") becomes the argument the
- * model filled, found from the `$fromAI('key', …)` call in the field's raw value:
- * `argument "to" must be …`. A field the workflow fixes (no `$fromAI`) is said to be so, since the
- * model cannot change it. A problem that names no field is returned as it is.
- *
- * @param properties the operation's fields (the node description's properties for it)
- * @param parameters the node's raw parameters (`this.getNode().parameters`), expressions unresolved
+ * One problem, naming what the model can act on: the argument that filled the field (from the
+ * `$fromAI()` calls in its raw value, found by the problem's parameter path), or, for a field
+ * the workflow fixes, that the model cannot change it.
  */
-export function nameArgument(text: string, properties: INodeProperties[], parameters: INodeParameters): string {
-	const field = labelledFields(properties).find((candidate) => startsWithLabel(text, candidate.label));
-	return field ? describeField(field, parameters, text) : text;
-}
-
-function describeField(field: LabelledField, parameters: INodeParameters, text: string): string {
-	const { raw, label, rest } = followSegments(field, valueAt(parameters, field.path), text);
-	const keys = fromAiKeys(raw);
-	if (keys.length === 1) return `argument ${quote(keys[0])}${rest}`;
-	if (keys.length > 1) return `arguments ${keys.map(quote).join(', ')} (${label})${rest}`;
-	return `the workflow's fixed setting "${label}" (not one of your arguments)${rest}`;
-}
-
-/** One broken rule as the node's input errors carry it (helpers/errors.ts `Problem`). */
-export interface ProblemLike {
-	/** The field as labelled in the editor, possibly with " → Parameter 2" or " at [0].text". */
-	field: string;
-	/** The node parameter behind the field, dotted for the Options ("options.timeout"). */
-	parameter?: string;
-	rule: string;
-	value?: string;
-}
-
-/** A structured problem, named for the model: the parameter (when given) picks the field. */
-export function nameProblem(problem: ProblemLike, properties: INodeProperties[], parameters: INodeParameters): string {
-	const text = `${problem.field} ${problem.rule}${problem.value === undefined ? '' : ` — got ${problem.value}`}`;
-	if (problem.parameter) {
-		const path = problem.parameter.split('.');
-		const field = labelledFields(properties).find((candidate) => candidate.path.join('.') === path.join('.'));
-		if (field) {
-			// The problem may label the field in its own words ("Timeout" for "Timeout (ms)").
-			return describeField(startsWithLabel(text, field.label) ? field : { ...field, label: problem.field }, parameters, text);
-		}
-		// A parameter the properties do not list: named from its raw value alone.
-		const keys = fromAiKeys(valueAt(parameters, path));
-		if (keys.length === 1) return `argument ${quote(keys[0])}${text.slice(problem.field.length)}`;
-	}
-	return nameArgument(text, properties, parameters);
-}
-
-/** The structured problems an error carries, if any (helpers/errors.ts `inputError`). */
-function structuredProblems(error: unknown): ProblemLike[] {
-	const problems = (error as { problems?: unknown } | null)?.problems;
-	if (!Array.isArray(problems)) return [];
-	return problems.filter(
-		(problem): problem is ProblemLike =>
-			typeof problem === 'object' && problem !== null && typeof problem.field === 'string' && typeof problem.rule === 'string',
-	);
-}
-
-/** Every problem of an error, each naming the argument it is about. */
-export function argumentProblems(
-	error: ErrorLike,
-	properties: INodeProperties[],
-	parameters: INodeParameters,
-): string[] {
-	const structured = structuredProblems(error);
-	if (structured.length > 0) return structured.map((problem) => nameProblem(problem, properties, parameters));
-	return problemTexts(error).map((text) => nameArgument(text, properties, parameters));
+export function nameProblem(problem: Problem, parameters: INodeParameters): string {
+	const rule = `${problem.rule}${problem.value === undefined ? '' : ` — got ${problem.value}`}`;
+	const keys = fromAiKeys(valueAt(parameters, problem.path));
+	if (keys.length === 1) return `argument ${quote(keys[0])} ${rule}`;
+	if (keys.length > 1) return `arguments ${keys.map(quote).join(', ')} (${problem.field}) ${rule}`;
+	return `the workflow's fixed setting "${problem.field}" (not one of your arguments) ${rule}`;
 }
 
 /**
@@ -354,12 +182,12 @@ export function argumentProblems(
  */
 export type ToolOutcome = 'refused' | 'rejected' | 'unreached' | 'unknown';
 
-/** The outcome of a failed send, from the error the transport threw. */
-export function sendFailureOutcome(error: ErrorLike): Exclude<ToolOutcome, 'refused'> {
-	const status = Number(error.httpCode);
-	if (Number.isInteger(status) && status >= 400 && status < 500) return 'rejected';
-	return (error.description ?? '').includes(NO_CONNECTION) ? 'unreached' : 'unknown';
-}
+const OUTCOMES: Record<Delivery, ToolOutcome> = {
+	notSent: 'refused',
+	rejected: 'rejected',
+	unreached: 'unreached',
+	maybe: 'unknown',
+};
 
 const HEADLINES: Record<ToolOutcome, (count: number) => string> = {
 	refused: (count) =>
@@ -389,33 +217,17 @@ export function toolErrorResult(problems: string[], outcome: ToolOutcome = 'refu
 }
 
 /**
- * Whether an error was raised before sending (the item was refused: nothing left the machine)
- * or by the send itself. Input and credential errors say "Nothing was sent"; a NodeApiError
- * comes from the wire or the service.
- */
-export function errorStage(error: ErrorLike & { name?: string }): 'validation' | 'send' {
-	if (structuredProblems(error).length > 0) return 'validation';
-	if (error.name === 'NodeApiError' || (error.httpCode ?? '') !== '') return 'send';
-	if (/Nothing was sent\b/.test(error.description ?? '')) return 'validation';
-	return saysMayHaveBeenDelivered(error.description) ? 'send' : 'validation';
-}
-
-/**
- * The tool result for an error thrown while preparing or sending an item (the stage is read
- * from the error unless given), with each problem naming the model's argument.
+ * The tool result for an error of one item, from the facts the error carries: its problems
+ * (each naming the model's argument) and what became of the message.
  *
- * @param properties the operation's fields (the node description's properties for it)
  * @param parameters the node's raw parameters (`this.getNode().parameters`)
  */
 export function toolResultForError(
-	error: ErrorLike & { name?: string },
-	properties: INodeProperties[],
+	error: { message: string; description?: string | null },
 	parameters: INodeParameters,
-	stage: 'validation' | 'send' = errorStage(error),
 ): IDataObject {
-	if (stage === 'validation') return toolErrorResult(argumentProblems(error, properties, parameters), 'refused');
-	const problems = [error.message.replace(ITEM_PREFIX, '').trim()];
+	const problems = problemsOf(error);
+	if (problems.length > 0) return toolErrorResult(problems.map((problem) => nameProblem(problem, parameters)));
 	const detail = error.description?.trim();
-	if (detail) problems.push(detail);
-	return toolErrorResult(problems, sendFailureOutcome(error));
+	return toolErrorResult(detail ? [error.message, detail] : [error.message], OUTCOMES[deliveryOf(error)]);
 }

@@ -85,18 +85,23 @@ function jsonPath(path: IssuePath): string {
 	return path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('');
 }
 
-/** The field as the editor names it: "Quick Reply Buttons → Button 2 → Payload". */
-export function fieldOf(path: IssuePath, labels: FieldLabels): Pick<Problem, 'field' | 'parameter'> {
+/**
+ * The field as the editor names it ("Quick Reply Buttons → Button 2 → Payload") and where its
+ * value sits in the node's parameters (["quickReplyButtons", "button", 1, "payload"]).
+ */
+export function fieldOf(path: IssuePath, labels: FieldLabels): Pick<Problem, 'field' | 'path'> {
 	const [key, ...rest] = path;
 	const entry = labels[String(key)];
-	if (entry === undefined) return { field: key === undefined ? 'Item' : String(key) };
-	const parameter = entry.parameter ?? String(key);
-	if (rest.length === 0) return { field: entry.label, parameter };
-	if (entry.json) return { field: `${entry.label} at ${jsonPath(rest)}`, parameter };
+	if (entry === undefined) return { field: key === undefined ? 'Item' : String(key), path: key === undefined ? [] : [String(key)] };
+	const base: Array<string | number> = entry.at ?? [String(key)];
+	if (rest.length === 0) return { field: entry.label, path: base };
+	if (entry.json) return { field: `${entry.label} at ${jsonPath(rest)}`, path: base };
+	const inner = rest.map((part) => (typeof part === 'number' ? part : String(part)));
+	const leaf = entry.leaf !== undefined && inner.length === 1 && typeof inner[0] === 'number' ? [entry.leaf] : [];
 	const parts = rest.map((part) =>
 		typeof part === 'number' ? `${entry.entry ?? 'Entry'} ${part + 1}` : (entry.parts?.[String(part)] ?? String(part)),
 	);
-	return { field: [entry.label, ...parts].join(' → '), parameter };
+	return { field: [entry.label, ...parts].join(' → '), path: [...base, ...inner, ...leaf] };
 }
 
 /** One issue as the user reads it; the value is the one zod reports (parsed with `reportInput`). */

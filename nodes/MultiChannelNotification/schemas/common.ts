@@ -54,8 +54,14 @@ export const httpsUrl = z.string().refine(isHttpsUrl, { error: HTTPS_RULE });
  */
 export interface FieldLabel {
 	label: string;
-	/** The node parameter, when it is not the key itself (an option inside Options). */
-	parameter?: string;
+	/**
+	 * Where the value sits in the node's parameters when that is not the key itself: an option
+	 * inside Options (["options", "languagePolicy"]), or a fixedCollection and its group
+	 * (["quickReplyButtons", "button"]).
+	 */
+	at?: string[];
+	/** The key inside each entry when the schema takes entries as bare values (body parameter text). */
+	leaf?: string;
 	entry?: string;
 	parts?: Record<string, string>;
 	json?: boolean;

@@ -23,11 +23,16 @@ export const TEMPLATE_LABELS = {
 	templateName: { label: 'Template Name' },
 	templateContent: { label: 'Template Content' },
 	languageCode: { label: 'Language Code' },
-	languagePolicy: { label: 'Language Policy', parameter: 'options' },
-	bodyParameters: { label: 'Body Parameters', entry: 'Parameter' },
+	languagePolicy: { label: 'Language Policy', at: ['options', 'languagePolicy'] },
+	bodyParameters: { label: 'Body Parameters', at: ['bodyParameters', 'parameter'], leaf: 'text', entry: 'Parameter' },
 	headerImageUrl: { label: 'Header Image URL' },
-	quickReplyButtons: { label: 'Quick Reply Buttons', entry: 'Button', parts: { index: 'Index', payload: 'Payload' } },
-	urlButton: { label: 'URL Button', parts: { index: 'Index', text: 'URL Parameter' } },
+	quickReplyButtons: {
+		label: 'Quick Reply Buttons',
+		at: ['quickReplyButtons', 'button'],
+		entry: 'Button',
+		parts: { index: 'Index', payload: 'Payload' },
+	},
+	urlButton: { label: 'URL Button', at: ['urlButton', 'button'], parts: { index: 'Index', text: 'URL Parameter' } },
 	componentsJson: { label: 'Components (JSON)', json: true },
 } satisfies FieldLabels;
 

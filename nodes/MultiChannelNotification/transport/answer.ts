@@ -96,6 +96,7 @@ export function redirectError(context: AnswerContext, answer: Answer, subject: s
 		title: `The service redirected the request (HTTP ${answer.status})`,
 		description: `The service answered HTTP ${answer.status} with a redirect to ${target}. The request was not repeated there: this node never follows redirects, so the API key goes only to the credential's Base URL. ${subject} If the service has moved, put its new address in the credential's Base URL.`,
 		cause: `redirect (HTTP ${answer.status}) to ${target}`,
+		delivery: 'maybe',
 	});
 }
 
@@ -134,6 +135,7 @@ export function statusError(context: AnswerContext, answer: Answer): NodeApiErro
 			: `The service answered HTTP ${status}: ${shown.headline}`,
 		description: `${ok ? `The answer was not "success", so this item is treated as failed. ${MAY_HAVE_BEEN_DELIVERED}` : hintFor(status)}\n${shown.detail}`,
 		cause: shown.headline,
+		delivery: status >= 400 && status < 500 ? 'rejected' : 'maybe',
 		...(retryAfter === undefined ? {} : { extra: { retryAfter } }),
 	});
 }
@@ -142,7 +144,7 @@ export function statusError(context: AnswerContext, answer: Answer): NodeApiErro
 export function wireError(context: AnswerContext, failure: WireFailure): NodeApiError {
 	const reason = context.scrub(failure.reason);
 	const code = failure.code ? ` (${failure.code})` : '';
-	const base = { itemIndex: context.itemIndex, cause: reason, ...(failure.code ? { extra: { systemCode: failure.code } } : {}) };
+	const base = { itemIndex: context.itemIndex, cause: reason, delivery: 'maybe' as const, ...(failure.code ? { extra: { systemCode: failure.code } } : {}) };
 	switch (failure.kind) {
 		case 'timeout':
 			return serviceError(context.node, {
@@ -162,13 +164,16 @@ export function wireError(context: AnswerContext, failure: WireFailure): NodeApi
 				title: `The execution was cancelled during the send`,
 				description: `The request to ${context.endpoint} was abandoned. ${MAY_HAVE_BEEN_DELIVERED}`,
 			});
-		default:
+		default: {
+			const unreached = CONNECT_FAILURES.has(failure.code ?? '');
 			return serviceError(context.node, {
 				...base,
+				delivery: unreached ? 'unreached' : 'maybe',
 				title: `Could not reach the service: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed on the network'}`,
 				description: `${reason}${code && !reason.includes(failure.code ?? '') ? code : ''}. ${
-					CONNECT_FAILURES.has(failure.code ?? '') ? `${NO_CONNECTION} ${NOTHING_SENT}` : MAY_HAVE_BEEN_DELIVERED
+					unreached ? `${NO_CONNECTION} ${NOTHING_SENT}` : MAY_HAVE_BEEN_DELIVERED
 				}`,
 			});
+		}
 	}
 }

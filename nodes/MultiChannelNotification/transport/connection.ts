@@ -12,11 +12,6 @@ export interface ServiceConnection {
 	baseUrl: string;
 	/** Origin of the Base URL: the only place the key is ever sent. */
 	origin: string;
-	/**
-	 * Plain http to this machine: sent by a direct client that never goes through a proxy,
-	 * since a proxy would see the key in clear.
-	 */
-	direct: boolean;
 	/** The key as sent (outer whitespace trimmed). Used only to authenticate and to scrub. */
 	apiKey: string;
 	scrub: Scrubber;
@@ -27,12 +22,6 @@ export interface ServiceConnection {
 	credential: ICredentialsDecrypted;
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-function isLoopback(hostname: string): boolean {
-	return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
 /** The Base URL as it may be shown: any user:password part replaced, so it is never echoed. */
 function shown(text: string): string {
 	return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
@@ -41,12 +30,12 @@ function shown(text: string): string {
 export type Checked<T> = { ok: T } | { problem: string };
 
 /**
- * The credential's Base URL, checked. The key travels in a header, so plain http is allowed
- * only for a service on this machine. A user:password part would make the HTTP client replace
+ * The credential's Base URL, checked. The key travels in a header, so only https is accepted:
+ * over plain http any proxy or network hop on the way would read it. A user:password part would make the HTTP client replace
  * the key with Basic auth; a query or fragment would misroute every endpoint; a trailing /v1
  * is the endpoints' own prefix and is dropped rather than doubled.
  */
-export function checkBaseUrl(raw: unknown): Checked<{ baseUrl: string; origin: string; direct: boolean }> {
+export function checkBaseUrl(raw: unknown): Checked<{ baseUrl: string; origin: string }> {
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	if (text === '') return { problem: 'the Base URL is empty' };
 	const safe = shown(text);
@@ -61,14 +50,11 @@ export function checkBaseUrl(raw: unknown): Checked<{ baseUrl: string; origin: s
 	}
 	if (!URL.canParse(text)) return { problem: `the Base URL "${text}" is not a valid URL` };
 	const url = new URL(text);
-	const direct = url.protocol === 'http:' && isLoopback(url.hostname);
-	if (url.protocol !== 'https:' && !direct) {
-		return {
-			problem: `the Base URL "${text}" must use https:// so the API key never crosses a network in clear (plain http:// is allowed only for a service on this machine: localhost, 127.x.x.x or [::1])`,
-		};
+	if (url.protocol !== 'https:') {
+		return { problem: `the Base URL "${text}" must use https:// so the API key never crosses a network in clear` };
 	}
 	const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '').replace(/\/+$/, '');
-	return { ok: { baseUrl: `${url.origin}${path}`, origin: url.origin, direct } };
+	return { ok: { baseUrl: `${url.origin}${path}`, origin: url.origin } };
 }
 
 /**
@@ -95,7 +81,7 @@ export function checkApiKey(raw: unknown): Checked<string> {
 /** Both checks on a decrypted credential; the first problem found, if any. */
 export function checkCredential(
 	data: ICredentialDataDecryptedObject,
-): Checked<{ baseUrl: string; origin: string; direct: boolean; apiKey: string }> {
+): Checked<{ baseUrl: string; origin: string; apiKey: string }> {
 	const url = checkBaseUrl(data.baseUrl);
 	if ('problem' in url) return url;
 	const key = checkApiKey(data.apiKey);

@@ -1,15 +1,14 @@
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 /**
- * One POST and its answer, bounded in size and time, never following a redirect. Two clients:
+ * One POST and its answer, bounded in size and time, never following a redirect. Every send goes
+ * through n8n's request helper (`httpRequestWithAuthentication`), so n8n's proxy settings
+ * (HTTP(S)_PROXY / NO_PROXY), TLS handling and execution cancel signal apply as for any node.
+ * The answer is read as a stream and abandoned past {@link MAX_ANSWER_BYTES} (after
+ * decompression), and one deadline covers connect, headers and body.
  *
- * - n8n's request helper (`httpRequestWithAuthentication`) for https, so n8n's proxy settings
- *   (HTTP(S)_PROXY / NO_PROXY), TLS handling and execution cancel signal apply as for any node;
- * - a direct keep-alive client (the runtime's `fetch`) for plain http to this machine, which
- *   never goes through a proxy: a proxy would see the key in clear.
- *
- * Both read the answer as a stream and stop at {@link MAX_ANSWER_BYTES} (after decompression),
- * and one deadline covers connect, headers and body.
+ * The credential test alone uses the runtime's `fetch` ({@link fetchClient}): n8n's
+ * credential-test context offers no request helper but the deprecated `request`.
  */
 
 /** Largest answer read, after decompression: real answers are a few hundred bytes. */
@@ -156,88 +155,33 @@ async function withDeadline<T>(exchange: Exchange, work: (signal: AbortSignal) =
 	}
 }
 
-/**
- * A deadline shared by the requests that start within one slice of time, for the direct client:
- * one timer and one signal per slice instead of two signals per request (creating abort signals
- * is a large share of `fetch`'s own cost per request). A slice lasts 1 % of the Timeout, at most
- * 10 ms (so a signal carries few of `fetch`'s listeners), and its timer runs for the Timeout plus
- * that slice: every request gets at least its full Timeout and at most 1 % (10 ms) more. The
- * execution's cancel signal aborts the slice's requests too.
- */
-interface Slice {
-	signal: AbortSignal;
-	timer: AbortSignal;
-	openUntil: number;
-}
-
-const slices = new WeakMap<object, Map<number, Slice>>();
-const NO_CANCEL = {};
-
-function sharedDeadline(timeout: number, cancel: AbortSignal | undefined): Slice {
-	let byTimeout = slices.get(cancel ?? NO_CANCEL);
-	if (byTimeout === undefined) {
-		byTimeout = new Map();
-		slices.set(cancel ?? NO_CANCEL, byTimeout);
-	}
-	const now = Date.now();
-	const open = byTimeout.get(timeout);
-	if (open !== undefined && now < open.openUntil && !open.signal.aborted) return open;
-	const width = Math.min(10, Math.floor(timeout / 100));
-	const controller = new AbortController();
-	const timer = AbortSignal.timeout(timeout + width);
-	const release = cancel ? underCancel(cancel, controller) : undefined;
-	timer.addEventListener(
-		'abort',
-		() => {
-			controller.abort();
-			release?.();
-		},
-		{ once: true },
-	);
-	const slice = { signal: controller.signal, timer, openUntil: now + width };
-	byTimeout.set(timeout, slice);
-	return slice;
-}
-
 /** The answer headers this node reads. */
-const READ_HEADERS = ['location', 'retry-after', 'content-length', 'content-encoding'] as const;
+const READ_HEADERS = ['location', 'retry-after', 'content-length'] as const;
 
-/** The direct client: plain http to this machine, keep-alive, never through a proxy. */
-export function directClient(headers: Record<string, string>): Client {
-	const requestHeaders = { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' };
+/** The credential test's client: one POST with the runtime's `fetch`, under the same bounds. */
+export function fetchClient(headers: Record<string, string>): Client {
 	return async (exchange) => {
-		const { signal, timer } = sharedDeadline(exchange.timeout, exchange.cancel);
+		const deadline = AbortSignal.timeout(exchange.timeout);
 		try {
 			const response = await fetch(exchange.url, {
 				method: 'POST',
-				headers: requestHeaders,
+				headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' },
 				body: JSON.stringify(exchange.body),
 				redirect: 'manual',
-				signal,
+				signal: deadline,
 			});
 			const answerHeaders: Record<string, string> = {};
 			for (const name of READ_HEADERS) {
 				const value = response.headers.get(name);
 				if (value !== null) answerHeaders[name] = value;
 			}
-			if (response.status >= 300 && response.status < 400) {
-				await response.body?.cancel();
-				return { status: response.status, headers: answerHeaders, text: '' };
-			}
-			const declared = answerHeaders['content-length'];
-			const encoded = (answerHeaders['content-encoding'] ?? 'identity').trim().toLowerCase() !== 'identity';
-			// An uncompressed body of a declared length within the cap is read in one go (the
-			// client enforces the length); anything else, a compressed body above all (its length
-			// says nothing of what it inflates to), is counted as it streams.
+			const redirect = response.status >= 300 && response.status < 400;
 			const text =
-				!encoded && declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= MAX_ANSWER_BYTES
-					? Buffer.from(await response.arrayBuffer()).toString('utf8')
-					: response.body
-						? await readCapped(response.body as unknown as Chunks, declared)
-						: '';
+				response.body && !redirect ? await readCapped(response.body as unknown as Chunks, answerHeaders['content-length']) : '';
+			if (redirect) await response.body?.cancel();
 			return { status: response.status, headers: answerHeaders, text };
 		} catch (error) {
-			throw failureFrom(error, timer, exchange.cancel);
+			throw failureFrom(error, deadline, undefined);
 		}
 	};
 }

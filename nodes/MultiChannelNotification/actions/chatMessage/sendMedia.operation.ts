@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readParameter, readText } from '../../helpers/parameters';
+import { readText } from '../../helpers/parameters';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import { parseOrThrow } from '../../helpers/validation';
 import { MEDIA_LABELS as LABELS, MEDIA_TYPES, mediaSendSchema } from '../../schemas';
@@ -58,7 +58,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 /** Output: the service's answer plus `from` and `to` as sent. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
-	const mediaType = readParameter(this, 'mediaType', itemIndex, undefined);
+	const mediaType = this.getNodeParameter('mediaType', itemIndex, undefined);
 	const caption = mediaType === 'image' ? readText(this, 'caption', itemIndex) : '';
 	const candidate = {
 		from: normalizePhoneNumber(readText(this, 'from', itemIndex, { trim: true }), phoneNumberFormat),

@@ -110,7 +110,7 @@ export async function deliver(
 	}
 	if (toSend.length === 0) return;
 
-	const client = await makeClient.call(this, connection);
+	const client = makeClient.call(this, connection);
 	const delivered = new Set<number>();
 	const lastRefusal = new Map<number, NodeApiError>();
 	const attempt = async (job: number): Promise<Attempt> => {

@@ -4,7 +4,6 @@ import { inputError, nodeOf } from '../../helpers/errors';
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import type { PacingSettings } from '../../helpers/scheduler';
 import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../../helpers/scheduler';
-import { readParameter } from '../../helpers/parameters';
 
 /** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */
 
@@ -114,7 +113,7 @@ const lastRead = new WeakMap<IExecuteFunctions, { itemIndex: number; options: Re
 function optionsOf(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
 	const cached = lastRead.get(context);
 	if (cached?.itemIndex === itemIndex) return cached.options;
-	const options = readParameter(context, 'options', itemIndex, {}) as Record<string, unknown>;
+	const options = context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
 	lastRead.set(context, { itemIndex, options });
 	return options;
 }
@@ -135,7 +134,7 @@ export function readItemOptions(context: IExecuteFunctions, itemIndex: number): 
 		throw inputError(nodeOf(context), itemIndex, [
 			{
 				field: 'Timeout (Milliseconds)',
-				parameter: 'options.timeout',
+				path: ['options', 'timeout'],
 				rule: 'must be a number of milliseconds, at least 1',
 				value: JSON.stringify(options.timeout) ?? String(options.timeout),
 			},

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { nodeOf, saysMayHaveBeenDelivered, serviceError } from '../../helpers/errors';
+import { deliveryOf, nodeOf, serviceError } from '../../helpers/errors';
 import type { PreparedSend } from '../node.type';
 
 /**
@@ -11,9 +11,8 @@ import type { PreparedSend } from '../node.type';
  * gone out (5xx, timeout, dropped connection). With Retry On Fail on, the node remembers what
  * each try did with each item: the next try outputs a delivered item as it was, without sending,
  * and does not send again an item that may have been delivered (its error says so). An item that
- * was certainly not delivered — a 429 past Rate Limit Max Wait, no connection, any error whose
- * text does not say "may or may not have been delivered" — is sent again: that is what Retry On
- * Fail is for.
+ * was certainly not delivered — a 429 past Rate Limit Max Wait, no connection, any other refusal
+ * (its error's delivery fact, helpers/errors.ts) — is sent again: that is what Retry On Fail is for.
  *
  * The memory belongs to the input items: n8n hands every try of one node run the very same input
  * array, so a WeakMap keyed by it lives exactly as long as the execution's data, and a later run
@@ -31,7 +30,7 @@ const byInput = new WeakMap<INodeExecutionData[], Map<string, Remembered>>();
 
 /** Whether an error is one that says the message may already have gone out. */
 export function mayHaveBeenDelivered(error: unknown): error is NodeApiError {
-	return error instanceof NodeApiError && saysMayHaveBeenDelivered(error.description);
+	return error instanceof NodeApiError && deliveryOf(error) === 'maybe';
 }
 
 /** The memory of this node run's tries, or undefined when Retry On Fail is off. */
@@ -56,6 +55,7 @@ export function notResentError(context: IExecuteFunctions, itemIndex: number, ea
 		itemIndex,
 		...(earlier.httpCode ? { httpCode: Number(earlier.httpCode) } : {}),
 		cause: earlier.message,
+		delivery: 'maybe',
 		title: earlier.message,
 		description: `${earlier.description ?? ''}\nRetry On Fail did not send this item again: an earlier try may have delivered it.`.trim(),
 	});

@@ -1,113 +1,98 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
-import { jsonFieldOf } from '../../../../nodes/MultiChannelNotification/helpers/parameters';
 import { runNode } from '../../../helpers/engine';
-import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
-const sandbox = useSandbox();
+/**
+ * The node reads every field through n8n's expression engine: for each expression and item, the
+ * message it would send (Dry Run) is what n8n's engine itself makes of the same expression on the
+ * same item, evaluated here independently through `Workflow.expression` — or both refuse.
+ */
 
-describe('jsonFieldOf: which expressions are read straight from the item', () => {
-	test.each([
-		['={{ $json.phone }}', 'phone'],
-		['={{$json.phone}}', 'phone'],
-		['={{  $json._a$1  }}', '_a$1'],
-		['={{ $json["phone number"] }}', 'phone number'],
-		["={{ $json['phone'] }}", 'phone'],
-	])('%s → %s', (raw, field) => {
-		expect(jsonFieldOf(raw)).toBe(field);
+const credentials = { apiKey: 'test-key-9f2c41d7', baseUrl: 'https://127.0.0.1:9' };
+
+/** n8n's own evaluation of a parameter value for one item (what Edit Fields would get). */
+function engineValue(expression: string, items: IDataObject[], itemIndex: number): { value: unknown } | { refused: string } {
+	const workflow = new Workflow({
+		nodes: [{ id: 'probe', name: 'Probe', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} }],
+		connections: {},
+		active: false,
+		nodeTypes: { getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) } as never,
 	});
-
-	test.each([
-		'{{ $json.phone }}',
-		'=+62{{ $json.phone }}',
-		'={{ $json.phone }} ',
-		'={{ $json.phone.trim() }}',
-		'={{ $json.a.b }}',
-		'={{ $json }}',
-		'={{ ($json.phone) }}',
-		'={{ $json.phone || "x" }}',
-		'={{ $json["a"]["b"] }}',
-		'={{ $json["a\\"b"] }}',
-		'={{ $json.1a }}',
-		'={{ $fromAI("phone") }}',
-		'={{ $("Set").item.json.phone }}',
-	])('%s → n8n evaluates it', (raw) => {
-		expect(jsonFieldOf(raw)).toBeUndefined();
-	});
-
-	test('non-strings are not expressions', () => {
-		expect(jsonFieldOf(undefined)).toBeUndefined();
-		expect(jsonFieldOf(7)).toBeUndefined();
-		expect(jsonFieldOf({ value: '={{ $json.a }}' })).toBeUndefined();
-	});
-});
-
-describe('a {{ $json.field }} parameter gives what n8n\'s expression engine gives', () => {
-	// Every kind of value an item may hold in the field: the direct read takes texts, numbers and
-	// booleans, n8n takes the rest. `($json.m)` is the same expression that the direct read does
-	// not recognise, so it always goes through n8n's engine: both must come out identical.
-	const values: Array<[string, IDataObject]> = [
-		['text', { m: 'Hi there' }],
-		['text with outer spaces', { m: '  Hi  ' }],
-		['text that looks like an expression', { m: '={{ 1 + 1 }}' }],
-		['unicode', { m: 'Halo 😀 ü' }],
-		['empty text', { m: '' }],
-		['number', { m: 42 }],
-		['zero', { m: 0 }],
-		['true', { m: true }],
-		['false', { m: false }],
-		['null', { m: null }],
-		['missing', {}],
-		['object', { m: { a: 1 } }],
-		['array', { m: ['a'] }],
-		['inherited name', { other: 1 }],
-	];
-
-	async function outputsFor(expression: string, field = 'm') {
-		const result = await runNode({
-			parameters: {
-				resource: 'sms',
-				operation: 'send',
-				phoneNumber: '+6281234567890',
-				message: expression.replace('FIELD', field),
-				options: { dryRun: true },
-			},
-			items: values.map(([, json]) => json),
-			credentials: credentialsFor(sandbox()),
-			continueOnFail: true,
-		});
-		expect(result.error).toBeUndefined();
-		return (result.output ?? []).map((item) => item.json);
+	const input: INodeExecutionData[] = items.map((json) => ({ json }));
+	try {
+		return { value: workflow.expression.getParameterValue(expression, null, 0, itemIndex, 'Probe', input, 'manual', {}) };
+	} catch (error) {
+		return { refused: error instanceof Error ? error.message : String(error) };
 	}
+}
 
-	test('dry-run requests and errors are the same item by item, and nothing is sent', async () => {
-		const direct = await outputsFor('={{ $json.FIELD }}');
-		const evaluated = await outputsFor('={{ ($json.FIELD) }}');
-		expect(direct).toHaveLength(values.length);
-		expect(direct).toEqual(evaluated);
-		// The table covers both outcomes: some items make a request, some fail validation.
-		expect(direct.filter((json) => json.dryRun === true).length).toBeGreaterThan(0);
-		expect(direct.filter((json) => json.error !== undefined).length).toBeGreaterThan(0);
-		expect(direct[0]).toMatchObject({ request: { body: { message: 'Hi there' } } });
-		expect(sandbox().requests).toHaveLength(0);
+/** What the node made of the Message field for each item: the text it would send, or its refusal. */
+async function nodeMessages(expression: string, items: IDataObject[]): Promise<Array<{ value: unknown } | { refused: string }>> {
+	const { output, error } = await runNode({
+		parameters: { resource: 'sms', operation: 'send', phoneNumber: '+6281234567890', message: expression, options: { dryRun: true } },
+		items,
+		credentials,
+		continueOnFail: true,
+	});
+	expect(error).toBeUndefined();
+	return (output ?? []).map(({ json }) =>
+		json.dryRun === true
+			? { value: ((json.request as IDataObject).body as IDataObject).message }
+			: { refused: String(json.error) },
+	);
+}
+
+/** The engine's value as the node sends it: numbers and booleans become text. */
+function asSent(result: { value: unknown } | { refused: string }): { value: unknown } | 'refused' {
+	if ('refused' in result) return 'refused';
+	const { value } = result;
+	return { value: typeof value === 'number' || typeof value === 'boolean' ? String(value) : value };
+}
+
+const cases: Array<[string, string, IDataObject[]]> = [
+	['escaped braces, text field', '=a \\{{ $json.m }} b', [{ m: 'X' }, { m: 5 }]],
+	['constructor key', '={{ $json.constructor }}', [{ constructor: 'C' }]],
+	['constructor key, bracket access', '={{ $json["constructor"] }}', [{ constructor: 'C' }]],
+	['constructor key inside text', '=Hi {{ $json.constructor }}', [{ constructor: 'C' }]],
+	['__proto__ key', '={{ $json.__proto__ }}', [{ m: 'X' }]],
+	['number and boolean', '={{ $json.m }}', [{ m: 42 }, { m: 0 }, { m: true }, { m: false }]],
+	['surrounding spaces and newlines', '=  {{ $json.m }}\n', [{ m: ' padded ' }, { m: 'line\nbreak' }]],
+	['method call', '={{ $json.m.toUpperCase() }}', [{ m: 'shout' }]],
+	['bracket access with a space in the name', '={{ $json["a b"] }}', [{ 'a b': 'spaced' }]],
+	['several items, one missing the field', '=Kode {{ $json.code }}', [{ code: 'A1' }, {}, { code: 7 }]],
+	['text that looks like an expression', '={{ $json.m }}', [{ m: '={{ 1 + 1 }}' }, { m: '{{ $json.m }}' }]],
+	['literal text with braces', 'Hi {{1}} and {{ $json.m }}', [{ m: 'X' }]],
+	['object and null values', '={{ $json.m }}', [{ m: { a: 1 } }, { m: null }]],
+];
+
+describe("every value through n8n's expression engine", () => {
+	test.each(cases)('%s: %j', async (_name, expression, items) => {
+		const sent = await nodeMessages(expression, items);
+		expect(sent).toHaveLength(items.length);
+		sent.forEach((result, itemIndex) => {
+			const engine = engineValue(expression, items, itemIndex);
+			if ('refused' in engine) {
+				// n8n refuses: so does the node, and nothing would be sent for the item.
+				expect(result).toEqual({ refused: expect.any(String) });
+				return;
+			}
+			const expected = asSent(engine);
+			if (expected !== 'refused' && typeof expected.value === 'string' && expected.value.trim() !== '') {
+				expect(result).toEqual(expected);
+			} else {
+				// An empty, object or null value is refused by the node's own rule, never sent as something else.
+				expect('refused' in result).toBe(true);
+			}
+		});
 	});
 
-	// Text with {{ $json.field }} parts: `{{ "" }}` appended leaves the text as it is but is not
-	// a part the direct read takes, so the right-hand side is always n8n's own evaluation.
-	test.each([
-		['=Kode: {{ $json.FIELD }}!', '=Kode: {{ $json.FIELD }}!{{ "" }}'],
-		['={{ $json.FIELD }}-{{ $json["FIELD"] }}', '={{ $json.FIELD }}-{{ $json["FIELD"] }}{{ "" }}'],
-		['= {{ $json.FIELD }}', '= {{ $json.FIELD }}{{ "" }}'],
-		['=Halo {semua}', '=Halo {semua}{{ "" }}'],
-		['=', '={{ "" }}'],
-	])('text with parts %s gives what n8n gives', async (direct, evaluated) => {
-		expect(await outputsFor(direct)).toEqual(await outputsFor(evaluated));
-	});
-
-	test('bracket form and a name on Object.prototype behave the same', async () => {
-		expect(await outputsFor('={{ $json["FIELD"] }}')).toEqual(await outputsFor('={{ ($json["FIELD"]) }}'));
-		expect(await outputsFor('={{ $json.FIELD }}', 'constructor')).toEqual(
-			await outputsFor('={{ ($json.FIELD) }}', 'constructor'),
-		);
+	test('the cases the issue names come out as n8n makes them', async () => {
+		expect(await nodeMessages('=a \\{{ $json.m }} b', [{ m: 'X' }, { m: 5 }])).toEqual([
+			{ value: 'a \\{{ $json.m }} b' },
+			{ value: 'a \\{{ $json.m }} b' },
+		]);
+		const [constructor] = await nodeMessages('={{ $json.constructor }}', [{ constructor: 'C' }]);
+		expect(constructor).toEqual({ refused: expect.stringMatching(/constructor|security/i) });
 	});
 });

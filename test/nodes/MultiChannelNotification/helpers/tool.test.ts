@@ -1,28 +1,20 @@
 import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeHelpers, NodeOperationError } from 'n8n-workflow';
+import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
-import * as chatMessage from '../../../../nodes/MultiChannelNotification/actions/chatMessage';
-import * as combined from '../../../../nodes/MultiChannelNotification/actions/combined';
-import * as sms from '../../../../nodes/MultiChannelNotification/actions/sms';
 import {
-	argumentProblems,
-	errorStage,
 	nameProblem,
-	fromAiKey,
 	fromAiKeys,
 	isToolRun,
-	nameArgument,
-	problemTexts,
-	sendFailureOutcome,
 	TOOL_DESCRIPTIONS,
 	toolDescriptionFor,
 	toolDescriptionProperties,
 	toolErrorResult,
 	toolResultForError,
 } from '../../../../nodes/MultiChannelNotification/helpers/tool';
+import { inputError, serviceError } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import { parseOrThrow } from '../../../../nodes/MultiChannelNotification/helpers/validation';
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { SMS_LABELS, smsSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
+import { SMS_LABELS, smsSendSchema, TEMPLATE_LABELS, templateSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
 
 const node: INode = {
 	id: 'n1',
@@ -145,17 +137,13 @@ describe('isToolRun', () => {
 	});
 });
 
-describe('fromAiKeys', () => {
-	test('reads the key of every $fromAI spelling and quote', () => {
-		expect(fromAiKey("={{ $fromAI('to', 'recipient', 'string') }}")).toBe('to');
-		expect(fromAiKey('={{ $fromAi("phone") }}')).toBe('phone');
-		expect(fromAiKey('={{ $fromai(`msg`, ``) }}')).toBe('msg');
-		expect(fromAiKey(editorFromAi('Phone_Number'))).toBe('Phone_Number');
-		expect(fromAiKey("={{ $fromAI( 'spaced' ,'d') }}")).toBe('spaced');
-		expect(fromAiKey("={{ 'Hi ' + $fromAI('name') + ', order ' + $fromAI('order') }}")).toBeUndefined();
+describe('fromAiKeys (n8n\'s own $fromAI parser)', () => {
+	test('reads the key of every call, in order, each once', () => {
+		expect(fromAiKeys("={{ $fromAI('to', 'recipient', 'string') }}")).toEqual(['to']);
+		expect(fromAiKeys(editorFromAi('Phone_Number'))).toEqual(['Phone_Number']);
 		expect(fromAiKeys("={{ 'Hi ' + $fromAI('name') + $fromAI('order') + $fromAI('name') }}")).toEqual(['name', 'order']);
 	});
-	test('finds keys inside collections, ignores fixed text and non-expressions', () => {
+	test('finds keys inside collections, ignores fixed text, non-expressions and malformed calls', () => {
 		expect(
 			fromAiKeys({ parameter: [{ text: editorFromAi('0_Text') }, { text: 'fixed' }, { text: "={{ $fromAI('order') }}" }] }),
 		).toEqual(['0_Text', 'order']);
@@ -167,95 +155,61 @@ describe('fromAiKeys', () => {
 	});
 });
 
-describe('problemTexts', () => {
-	test('every bullet of the description, else the message without its item prefix', () => {
-		expect(
-			problemTexts({
-				message: 'Item 0: To must be in E.164 format — got "0812"',
-				description: '• To must be in E.164 format — got "0812"\n• Template Name is required\nNothing was sent for this item.',
-			}),
-		).toEqual(['To must be in E.164 format — got "0812"', 'Template Name is required']);
-		expect(problemTexts({ message: 'Item 3: Message is required', description: 'Nothing was sent for this item.' })).toEqual([
-			'Message is required',
-		]);
-	});
-});
+describe('problems name the argument through their parameter path', () => {
+	const templateNode: INode = { ...node, parameters: { resource: 'chatMessage', operation: 'sendTemplate' } };
+	const parameters: INodeParameters = {
+		from: '+6281200000000',
+		to: "={{ $fromAI('recipient') }}",
+		templateName: '',
+		languageCode: 'id',
+		bodyParameters: { parameter: [{ text: editorFromAi('0_Text') }, { text: "={{ $fromAI('order_id') }}" }] },
+		quickReplyButtons: { button: [{ index: '0', payload: "={{ $fromAI('confirm_payload') }}" }, { index: '0', payload: 'fixed' }] },
+		urlButton: { button: { index: '0', text: "={{ $fromAI('invoice') }}" } },
+	};
 
-describe('nameArgument', () => {
-	const smsProperties = sms.description;
-	const templateProperties = chatMessage.description;
-
-	test('names the $fromAI argument of a top-level field', () => {
-		const parameters = { phoneNumber: "={{ $fromAI('to', 'recipient', 'string') }}", message: 'fixed text' };
-		expect(nameArgument('Phone Number must be an Indonesian number (+62) — got "+4915112345678"', smsProperties, parameters)).toBe(
-			'argument "to" must be an Indonesian number (+62) — got "+4915112345678"',
-		);
-	});
-
-	test('says when the field is fixed in the workflow, so the model cannot change it', () => {
-		expect(nameArgument('Message is required', smsProperties, { message: '' })).toBe(
-			'the workflow\'s fixed setting "Message" (not one of your arguments) is required',
-		);
-	});
-
-	test('the longest label wins (SMS Phone Number, not Phone Number)', () => {
-		const parameters = { smsPhoneNumber: editorFromAi('SMS_Phone_Number'), to: editorFromAi('To') };
-		expect(nameArgument('SMS Phone Number is required', combined.description, parameters)).toBe(
-			'argument "SMS_Phone_Number" is required',
-		);
-		expect(nameArgument('To is required', combined.description, parameters)).toBe('argument "To" is required');
-	});
-
-	test('follows fixedCollection entries: Body Parameters → Parameter 2, Quick Reply Buttons → Button 1 → Payload', () => {
-		const parameters: INodeParameters = {
-			bodyParameters: { parameter: [{ text: editorFromAi('0_Text') }, { text: "={{ $fromAI('order_id') }}" }] },
-			quickReplyButtons: { button: [{ index: '0', payload: "={{ $fromAI('confirm_payload') }}" }] },
-			urlButton: { button: { index: '0', text: "={{ $fromAI('invoice') }}" } },
+	test('top-level, fixedCollection entries and single-entry collections, from a real refusal', () => {
+		const candidate = {
+			from: '+6281200000000',
+			to: '0812',
+			templateName: '',
+			languageCode: 'id',
+			languagePolicy: 'deterministic',
+			templateContent: 'Hi {{1}}',
+			bodyParameters: ['Budi', 7],
+			quickReplyButtons: [
+				{ index: '0', payload: '' },
+				{ index: '0', payload: 'fixed' },
+			],
+			urlButton: { index: '0', text: '' },
 		};
-		expect(nameArgument('Body Parameters → Parameter 2 must be text (got a number)', templateProperties, parameters)).toBe(
-			'argument "order_id" must be text (got a number)',
-		);
-		expect(nameArgument('Quick Reply Buttons → Button 1 → Payload is required', templateProperties, parameters)).toBe(
-			'argument "confirm_payload" is required',
-		);
-		expect(nameArgument('URL Button → URL Parameter is required', templateProperties, parameters)).toBe(
-			'argument "invoice" is required',
-		);
-		expect(
-			nameArgument(
-				'Body Parameters: the template content expects 1 body parameter ({{1}}), but 2 were given',
-				templateProperties,
-				parameters,
-			),
-		).toBe(
-			'arguments "0_Text", "order_id" (Body Parameters): the template content expects 1 body parameter ({{1}}), but 2 were given',
+		const error = thrown(() => parseOrThrow(templateNode, templateSendSchema, candidate, 0, TEMPLATE_LABELS));
+		const problems = toolResultForError(error, parameters).problems as string[];
+		expect(problems).toEqual(
+			expect.arrayContaining([
+				expect.stringMatching(/^argument "recipient" must be an E\.164/),
+				expect.stringMatching(/^the workflow's fixed setting "Template Name" \(not one of your arguments\) is required/),
+				expect.stringMatching(/^argument "order_id" must be text/),
+				expect.stringMatching(/^argument "confirm_payload" is required/),
+				expect.stringMatching(/^argument "invoice" is required/),
+				expect.stringMatching(/^arguments "0_Text", "order_id" \(Body Parameters\) must/),
+			]),
 		);
 	});
 
-	test('JSON components keep the path inside the argument', () => {
-		const parameters = { componentsInputMode: 'json', componentsJson: "={{ $fromAI('components', 'the components', 'json') }}" };
-		expect(nameArgument('Components (JSON) at [0].parameters[1].text must be text (got a number)', templateProperties, parameters)).toBe(
-			'argument "components" at [0].parameters[1].text must be text (got a number)',
+	test('JSON components and an option of the Options collection', () => {
+		const json = { componentsJson: "={{ $fromAI('components', 'the components', 'json') }}", options: { timeout: 0 } };
+		expect(nameProblem({ field: 'Components (JSON) at [0].type', path: ['componentsJson'], rule: 'must be "body"' }, json)).toBe(
+			'argument "components" must be "body"',
 		);
-	});
-
-	test('an option of the Options collection is named too', () => {
-		const optionsField = smsProperties.find((property) => property.name === 'options');
-		const timeout = (optionsField?.options as INodeProperties[]).find((option) => option.name === 'timeout');
-		const label = timeout?.displayName ?? 'Timeout';
-		expect(nameArgument(`${label} must be a number of milliseconds, at least 1 — got 0`, smsProperties, { options: { timeout: 0 } })).toBe(
-			`the workflow's fixed setting "${label}" (not one of your arguments) must be a number of milliseconds, at least 1 — got 0`,
+		expect(nameProblem({ field: 'Timeout (Milliseconds)', path: ['options', 'timeout'], rule: 'must be at least 1', value: '0' }, json)).toBe(
+			'the workflow\'s fixed setting "Timeout (Milliseconds)" (not one of your arguments) must be at least 1 — got 0',
 		);
-	});
-
-	test('a problem that names no field is left as it is; a label inside a word does not match', () => {
-		expect(nameArgument('Template message must be an object', templateProperties, {})).toBe('Template message must be an object');
-		expect(nameArgument('Tomorrow is another day', templateProperties, { to: editorFromAi('To') })).toBe('Tomorrow is another day');
 	});
 });
 
-describe('tool results', () => {
+describe('tool results come from the facts an error carries', () => {
 	const smsNode: INode = { ...node, parameters: { resource: 'sms', operation: 'send' } };
+	const base = { itemIndex: 0, title: 'The service answered', description: 'What happened.', cause: 'said' };
 
 	test('a real validation error becomes every problem, naming the arguments; nothing sent', () => {
 		const parameters = {
@@ -267,75 +221,40 @@ describe('tool results', () => {
 		const error = thrown(() =>
 			parseOrThrow(smsNode, smsSendSchema, { phoneNumber: '+4915112345678', message: '' }, 0, SMS_LABELS),
 		);
-		const result = toolResultForError(error, sms.description, parameters);
+		const result = toolResultForError(error, parameters);
 		expect(result.sent).toBe(false);
 		expect(result.outcome).toBe('refused');
 		expect(result).not.toHaveProperty('error');
 		const problems = result.problems as string[];
-		expect(problems.length).toBeGreaterThanOrEqual(2);
+		expect(problems).toHaveLength(2);
 		expect(problems).toContainEqual(expect.stringMatching(/^argument "phone" .*\+62/));
 		expect(problems).toContainEqual(expect.stringMatching(/^argument "text" /));
-		expect(problems.join('\n')).not.toMatch(/Item 0|Phone Number|Nothing was sent for this item/);
-		expect(result.message).toMatch(/^Nothing was sent: \d+ problems with the arguments/);
-		expect(argumentProblems(error, sms.description, parameters)).toEqual(problems);
+		expect(result.message).toMatch(/^Nothing was sent: 2 problems with the arguments/);
 	});
 
-	test('a service refusal (HTTP 4xx): nothing delivered; a 5xx or timeout: unknown, do not call again', () => {
-		const refused = new NodeApiError(
-			smsNode,
-			{ message: 'Media messages can only be sent to a user who has started the chat', httpCode: '403' },
-			{ httpCode: '403', message: 'The service answered HTTP 403: Media messages can only be sent to a user who has started the chat', description: 'The service refused the request.' },
-		);
-		expect(sendFailureOutcome(refused)).toBe('rejected');
-		const result = toolResultForError(refused, [], {});
-		expect(result).toMatchObject({ sent: false, outcome: 'rejected' });
-		expect((result.problems as string[])[0]).toContain('started the chat');
-
-		const failed = { message: 'The service did not answer within 30000 ms (/v1/sms/notification)', description: 'timeout. The message may or may not have been delivered' };
-		expect(sendFailureOutcome(failed)).toBe('unknown');
-		expect(toolResultForError(failed, [], {}, 'send')).toMatchObject({ sent: 'unknown', outcome: 'unknown' });
-		expect(sendFailureOutcome({ message: 'x', httpCode: '500' })).toBe('unknown');
-		expect(sendFailureOutcome({ message: 'x', httpCode: 'ECONNRESET' })).toBe('unknown');
-
-		const unreached = {
-			name: 'NodeApiError',
-			message: 'Could not reach the service: nothing is listening at the Base URL',
-			description: 'connect ECONNREFUSED 127.0.0.1:9. No connection was made. Nothing was sent for this item.',
-		};
-		expect(errorStage(unreached)).toBe('send');
-		expect(sendFailureOutcome(unreached)).toBe('unreached');
-		expect(toolResultForError(unreached, [], {})).toMatchObject({ sent: false, outcome: 'unreached' });
+	test.each([
+		['rejected', { sent: false, outcome: 'rejected' }],
+		['unreached', { sent: false, outcome: 'unreached' }],
+		['maybe', { sent: 'unknown', outcome: 'unknown' }],
+	] as const)('a send error whose delivery is %s', (delivery, expected) => {
+		const error = serviceError(smsNode, { ...base, delivery, httpCode: delivery === 'rejected' ? 403 : undefined });
+		const result = toolResultForError(error, {});
+		expect(result).toMatchObject(expected);
+		expect(result.problems).toEqual([error.message, 'What happened.']);
 	});
 
-	test('structured problems (helpers/errors.ts inputError) are named through their parameter', () => {
-		const parameters = {
-			to: "={{ $fromAI('recipient') }}",
-			options: { timeout: 0 },
-			bodyParameters: { parameter: [{ text: "={{ $fromAI('name') }}" }, { text: "={{ $fromAI('order') }}" }] },
-		};
-		const error = Object.assign(new NodeOperationError(node, 'Item 0: 3 problems (To, Timeout, Body Parameters → Parameter 2)', { description: 'Nothing was sent for this item.' }), {
-			problems: [
-				{ field: 'To', parameter: 'to', rule: 'must be an E.164 phone number', value: '"0812"' },
-				{ field: 'Timeout', parameter: 'options.timeout', rule: 'must be at least 1', value: '0' },
-				{ field: 'Body Parameters → Parameter 2', parameter: 'bodyParameters', rule: 'must be text' },
-			],
-		});
-		expect(errorStage(error)).toBe('validation');
-		expect(toolResultForError(error, chatMessage.description, parameters).problems).toEqual([
-			'argument "recipient" must be an E.164 phone number — got "0812"',
-			'the workflow\'s fixed setting "Timeout" (not one of your arguments) must be at least 1 — got 0',
-			'argument "order" must be text',
-		]);
-		expect(nameProblem({ field: 'Mystery', parameter: 'mystery', rule: 'is required' }, [], { mystery: "={{ $fromAI('m') }}" })).toBe(
-			'argument "m" is required',
-		);
+	test('the outcome does not depend on the wording: same text, different facts', () => {
+		const maybe = serviceError(smsNode, { ...base, delivery: 'maybe' });
+		const unreached = serviceError(smsNode, { ...base, delivery: 'unreached' });
+		expect(maybe.message).toBe(unreached.message);
+		expect(toolResultForError(maybe, {}).outcome).toBe('unknown');
+		expect(toolResultForError(unreached, {}).outcome).toBe('unreached');
 	});
 
-	test('errorStage: input and credential errors are refusals, API errors are sends', () => {
-		expect(errorStage({ message: 'Item 0: To is required', description: 'Nothing was sent for this item.' })).toBe('validation');
-		expect(errorStage({ message: 'Credential problem: x', description: 'x. Nothing was sent. Fix the credential' })).toBe('validation');
-		expect(errorStage({ name: 'NodeApiError', message: 'The service answered HTTP 400: bad' })).toBe('send');
-		expect(errorStage({ message: 'Timed out', description: 'The message may or may not have been delivered: check' })).toBe('send');
+	test('an input error without problems (credential, expression) is a refusal', () => {
+		const error = inputError(smsNode, 0, []);
+		expect(toolResultForError(error, {})).toMatchObject({ sent: false, outcome: 'refused' });
+		expect(toolResultForError(new NodeOperationError(smsNode, 'Credential problem: x'), {})).toMatchObject({ outcome: 'refused' });
 	});
 
 	test('toolErrorResult lists every problem and says what to do', () => {

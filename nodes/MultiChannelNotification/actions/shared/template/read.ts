@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { asText, readCollectionEntries, readParameter, readText } from '../../../helpers/parameters';
+import { asText, readCollectionEntries, readText } from '../../../helpers/parameters';
 import type { PhoneNumberFormat } from '../../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../../helpers/phoneNumber';
 import { LANGUAGE_POLICY, URL_BUTTON_DEFAULT_INDEX } from '../../../schemas';
@@ -14,8 +14,8 @@ export function readTemplateFields(
 	itemIndex: number,
 	phoneNumberFormat: PhoneNumberFormat,
 ): Record<string, unknown> {
-	const content = readParameter(context, 'templateContent', itemIndex, '') as unknown;
-	const fields = readParameter(context, 'componentsInputMode', itemIndex, 'fields') !== 'json';
+	const content = context.getNodeParameter('templateContent', itemIndex, '') as unknown;
+	const fields = context.getNodeParameter('componentsInputMode', itemIndex, 'fields') !== 'json';
 	const header = fields ? readText(context, 'headerImageUrl', itemIndex, { trim: true }) : '';
 	// Every key is present (undefined when not used), so all items share one object shape.
 	return {
@@ -23,7 +23,7 @@ export function readTemplateFields(
 		to: normalizePhoneNumber(readText(context, 'to', itemIndex, { trim: true }), phoneNumberFormat),
 		templateName: readText(context, 'templateName', itemIndex, { trim: true }),
 		languageCode: readText(context, 'languageCode', itemIndex, { trim: true }),
-		languagePolicy: asText(readParameter(context, 'options.languagePolicy', itemIndex, LANGUAGE_POLICY), {
+		languagePolicy: asText(context.getNodeParameter('options.languagePolicy', itemIndex, LANGUAGE_POLICY), {
 			trim: true,
 		}),
 		templateContent: typeof content === 'string' && content.trim() !== '' ? content : undefined,
@@ -31,7 +31,7 @@ export function readTemplateFields(
 		bodyParameters: fields ? bodyParameters(context, itemIndex) : undefined,
 		quickReplyButtons: fields ? quickReplyButtons(context, itemIndex) : undefined,
 		urlButton: fields ? urlButton(context, itemIndex) : undefined,
-		componentsJson: fields ? undefined : readParameter(context, 'componentsJson', itemIndex, ''),
+		componentsJson: fields ? undefined : context.getNodeParameter('componentsJson', itemIndex, ''),
 	};
 }
 

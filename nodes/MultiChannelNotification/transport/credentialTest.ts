@@ -1,0 +1,68 @@
+import type { ICredentialTestFunctions, ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
+
+import { redirectTarget, serviceMessage } from './answer';
+import { checkCredential } from './connection';
+import { ENDPOINTS } from './endpoints';
+import type { Client } from './exchange';
+import { fetchClient, MAX_ANSWER_TEXT, WireFailure } from './exchange';
+import { makeScrubber } from './secrets';
+
+/**
+ * Credential test. It POSTs an empty JSON object to the SMS endpoint: that can never deliver a
+ * message, and the answer tells the key apart — 401/403 means the key was refused, while a
+ * validation rejection (400, or any other 4xx) means it was accepted. Like a send it never
+ * follows a redirect and reads at most 1 MiB.
+ *
+ * It uses the runtime's `fetch`, so it does not go through n8n's proxy settings: the only request
+ * helper n8n's credential-test context offers is the deprecated `request`, which n8n's
+ * community-package scanner refuses. Sends use n8n's helper (and its proxy); when the test
+ * cannot reach the service, its message says so.
+ */
+export async function testCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const checked = checkCredential(credential.data ?? {});
+	if ('problem' in checked) {
+		return { status: 'Error', message: `Nothing was sent: ${checked.problem}` };
+	}
+	const { baseUrl, apiKey } = checked.ok;
+	const scrub = makeScrubber(apiKey);
+	const url = `${baseUrl}${ENDPOINTS.sms}`;
+	const client: Client = fetchClient({ Authorization: apiKey });
+	let answer;
+	try {
+		answer = await client({ url, body: {}, timeout: 15000 });
+	} catch (error) {
+		const failure = error instanceof WireFailure ? error : new WireFailure('network', String(error));
+		if (failure.kind === 'tooLarge') {
+			return { status: 'Error', message: `The answer from ${url} was larger than ${MAX_ANSWER_TEXT}: this is not the notification service. Check the Base URL.` };
+		}
+		if (failure.kind === 'timeout') {
+			return { status: 'Error', message: `No answer from ${url} within 15 s` };
+		}
+		const cause = scrub(failure.reason) + (failure.code && !failure.reason.includes(failure.code) ? ` (${failure.code})` : '');
+		const proxyNote =
+			'. If this n8n reaches the service only through a proxy (HTTPS_PROXY), this test cannot use it, but sends do';
+		return { status: 'Error', message: `Could not reach the service at ${baseUrl}: ${cause}${proxyNote}` };
+	}
+	const { status } = answer;
+	// Only the service's own `message` is shown: a page or other body text never is.
+	const said = serviceMessage(answer, scrub) ?? (answer.text.trim() === '' ? 'no message in the answer' : 'an answer without a JSON message');
+	if (status >= 300 && status < 400) {
+		const target = scrub(redirectTarget(answer.headers.location, url));
+		return {
+			status: 'Error',
+			message: `The service redirected the test request (HTTP ${status}) to ${target}. Redirects are never followed, so the key goes only to the Base URL: if the service has moved, use its new address as the Base URL.`,
+		};
+	}
+	if (status === 401 || status === 403) {
+		return { status: 'Error', message: `The service rejected the API key (HTTP ${status}): ${said}` };
+	}
+	if (status === 404 || status === 405) {
+		return { status: 'Error', message: `No notification endpoint at ${url} (HTTP ${status}): check the Base URL` };
+	}
+	if (status >= 500) return { status: 'Error', message: `The service failed (HTTP ${status}): ${said}` };
+	if (status < 200) return { status: 'Error', message: `Unexpected answer (HTTP ${status}): ${said}` };
+	return { status: 'OK', message: 'Connection successful: the service accepted the API key' };
+}
