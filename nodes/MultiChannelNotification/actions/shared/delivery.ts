@@ -4,6 +4,7 @@ import { sleep } from 'n8n-workflow';
 import type { Problem } from '../../helpers/errors';
 import { asNodeError, inputError, nodeOf, problemsOf } from '../../helpers/errors';
 import { retryAfterMs } from '../../helpers/retryAfter';
+import { paces } from '../../helpers/pace';
 import type { Attempt, Clock } from '../../helpers/scheduler';
 import { schedule } from '../../helpers/scheduler';
 import type { ServiceConnection } from '../../transport';
@@ -139,9 +140,19 @@ export async function deliver(
 		error.description = `${error.description ?? ''} The item waited ${Math.round(waitedMs / 1000)} s in all and the service asked for ${Math.ceil(askedMs / 1000)} s more, past Options → Rate Limit Max Wait. Nothing was delivered for this item.`.trim();
 		return outcomes.fail(toSend[job].itemIndex, error) === 'stop' ? 'stop' : 'done';
 	};
+	// One pace per service (credential and Base URL), shared with every execution in this process.
+	const service = paces.use(`${connection.credential.id || connection.credential.name}\u0000${connection.baseUrl}`, realClock.now());
+	const cancel = this.getExecutionCancelSignal?.();
 	try {
-		await schedule(toSend.length, { send: attempt, giveUp }, readPacing(this, toSend[0].itemIndex), realClock);
+		await schedule(
+			toSend.length,
+			{ send: attempt, giveUp, cancelled: () => cancel?.aborted === true },
+			readPacing(this, toSend[0].itemIndex),
+			realClock,
+			service.pace,
+		);
 	} finally {
+		service.release(realClock.now());
 		const unsent = toSend.filter((item) => item.options.dedupeKey !== '' && !delivered.has(item.itemIndex));
 		await releaseKeys(this, unsent.map((item) => item.options.dedupeKey));
 	}

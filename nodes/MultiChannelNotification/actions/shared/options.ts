@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { inputError, nodeOf } from '../../helpers/errors';
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
+import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../../helpers/pace';
 import type { PacingSettings } from '../../helpers/scheduler';
-import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../../helpers/scheduler';
 
 /** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */
 
@@ -41,7 +41,7 @@ export const optionsField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 			default: INITIAL_LIMIT,
-			description: `Pins how many requests are in flight at once (1 = one after another). Leave this option out to let the node adapt: it starts at ${INITIAL_LIMIT} and rises to at most ${ADAPTIVE_CEILING} while answers come back quickly, holds or backs off when they slow down, and slows to the service's pace when it answers HTTP 429. Read once per execution, from the first item.`,
+			description: `Pins how many requests are in flight at once (1 = one after another). Leave this option out to let the node adapt: it starts at ${INITIAL_LIMIT} and rises to at most ${ADAPTIVE_CEILING} while answers come back quickly, holds or backs off when they slow down, and slows to the service's pace when it answers HTTP 429. Without this option, every execution sending to the same service (credential and Base URL) in this n8n process shares one pace. Read once per execution, from the first item.`,
 		},
 		{
 			displayName: 'Dry Run',

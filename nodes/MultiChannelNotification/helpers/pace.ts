@@ -1,0 +1,185 @@
+/**
+ * The pace of one service — one credential and Base URL — shared by every execution of the node
+ * in this n8n process: what one execution learns (the rate the service admits, a Retry-After
+ * pause, how many requests it answers quickly at once) paces all of them, a bulk send and a
+ * burst of one-item executions alike. Pure: times are passed in by the caller (scheduler.ts).
+ *
+ * - **Window**: requests in flight across executions. Starts at {@link INITIAL_LIMIT} and adds
+ *   one per clean answer (doubling each round trip, as TCP slow start) up to
+ *   {@link ADAPTIVE_CEILING}, but only while answers come back about as fast as the quickest so
+ *   far; one much slower answer takes one back (the delay-based idea of TCP Vegas).
+ * - **Rate**: off until the first HTTP 429. Then the rate the service delivered lately (over the
+ *   last second, or since the first delivery when that is more recent); raised by 10 % every half
+ *   second without a 429 (the probe) and cut back on the next 429, at most once a second. A 429
+ *   when nothing got through in the last second (a quota spent) pauses every send for the
+ *   Retry-After (else 1 s) and keeps the estimate.
+ */
+
+export const INITIAL_LIMIT = 10;
+export const ADAPTIVE_CEILING = 200;
+/** An answer within this of the quickest round trip lets one more request start. */
+const GROW_RTT_FACTOR = 1.5;
+const GROW_RTT_SLACK_MS = 20;
+/** An answer slower than this gives one request back. */
+const SHRINK_RTT_FACTOR = 2;
+const SHRINK_RTT_SLACK_MS = 20;
+const PROBE_EVERY_MS = 500;
+const PROBE_FACTOR = 1.1;
+export const CUT_EVERY_MS = 1000;
+/** The shortest span a rate is measured over: a first 429 can come within milliseconds. */
+const MIN_MEASURE_MS = 100;
+
+export class Pace {
+	limit = INITIAL_LIMIT;
+	/** Requests in flight, every execution together. */
+	inFlight = 0;
+	rate = Infinity;
+	private nextSlot = 0;
+	private pausedUntil = -Infinity;
+	private baseRtt = Infinity;
+	private lastCut = -Infinity;
+	/** How soon after a cut the next may come: the span the last rate was measured over. */
+	private cutSpan = CUT_EVERY_MS;
+	private lastProbe = -Infinity;
+	private firstDelivery = Infinity;
+	private readonly delivered: number[] = [];
+	private readonly waiters = new Set<() => void>();
+
+	/** Earliest time the next request may start under the rate and any pause. */
+	slot(): number {
+		return Math.max(this.pausedUntil, this.rate === Infinity ? -Infinity : this.nextSlot);
+	}
+
+	/** One request starts now: it takes the next slot of the rate. */
+	take(now: number): void {
+		this.inFlight++;
+		if (this.rate !== Infinity) this.nextSlot = Math.max(this.nextSlot, now) + 1000 / this.rate;
+	}
+
+	/** One request is over, whatever its answer: the executions waiting for room are woken. */
+	settle(): void {
+		this.inFlight--;
+		for (const wake of [...this.waiters]) wake();
+	}
+
+	/** Calls `wake` whenever a request of any execution ends; returns the unsubscribe. */
+	subscribe(wake: () => void): () => void {
+		this.waiters.add(wake);
+		return () => this.waiters.delete(wake);
+	}
+
+	/** Deliveries after `since` (within the last second kept). */
+	deliveredSince(since: number): number {
+		let count = 0;
+		for (let index = this.delivered.length - 1; index >= 0 && this.delivered[index] > since; index--) count++;
+		return count;
+	}
+
+	/** A delivered request; `adaptive` when its execution lets the window adapt. */
+	onDone(now: number, rtt: number, adaptive: boolean): void {
+		this.delivered.push(now);
+		this.firstDelivery = Math.min(this.firstDelivery, now);
+		while (this.delivered[0] <= now - CUT_EVERY_MS) this.delivered.shift();
+		this.baseRtt = Math.min(this.baseRtt, rtt);
+		if (this.rate === Infinity) {
+			if (!adaptive) return;
+			if (rtt <= this.baseRtt * GROW_RTT_FACTOR + GROW_RTT_SLACK_MS) {
+				this.limit = Math.min(ADAPTIVE_CEILING, this.limit + 1);
+			} else if (rtt > this.baseRtt * SHRINK_RTT_FACTOR + SHRINK_RTT_SLACK_MS) {
+				this.limit = Math.max(INITIAL_LIMIT, this.limit - 1);
+			}
+		} else if (now - this.lastCut >= CUT_EVERY_MS && now - this.lastProbe >= PROBE_EVERY_MS) {
+			this.rate *= PROBE_FACTOR;
+			this.lastProbe = now;
+		}
+	}
+
+	/** A 429. `maxWaitMs`: a pause longer than an item may wait is not taken. */
+	onThrottled(now: number, retryAfterMs: number | undefined, maxWaitMs: number): void {
+		if (now - this.lastCut < this.cutSpan) return;
+		const deliveredSinceCut = this.deliveredSince(this.lastCut);
+		const lastSecond = this.deliveredSince(now - CUT_EVERY_MS);
+		const sinceCut = this.lastCut;
+		this.lastCut = now;
+		this.lastProbe = now;
+		if (lastSecond === 0 || (sinceCut > -Infinity && deliveredSinceCut === 0)) {
+			// Nothing got through lately: the service's window is spent. Wait for it — but never
+			// longer than an item may wait: a longer pause would hold every item not yet sent
+			// past its budget (they fail on their own 429 instead). What got through in the last
+			// second is then the rate, if anything did (a quota spent before the run keeps it).
+			const pause = retryAfterMs ?? 1000;
+			if (pause <= maxWaitMs) this.pausedUntil = Math.max(this.pausedUntil, now + pause);
+			if (lastSecond > 0) this.setRate(now, lastSecond, CUT_EVERY_MS);
+			return;
+		}
+		// Answers are still getting through: the rate is what they came to, measured over the last
+		// second or since the first delivery when that is more recent. A short span may overrate
+		// (a burst allowance), so the next cut may come as soon as that span has passed again.
+		const span = Math.max(MIN_MEASURE_MS, Math.min(CUT_EVERY_MS, now - this.firstDelivery));
+		this.setRate(now, this.deliveredSince(now - span), span);
+	}
+
+	private setRate(now: number, delivered: number, span: number): void {
+		const perSecond = (delivered * 1000) / span;
+		this.rate = this.rate === Infinity ? perSecond : Math.min(this.rate, perSecond);
+		this.cutSpan = span;
+		this.nextSlot = now + 1000 / this.rate;
+	}
+}
+
+/** Services idle this long (no execution using them) are forgotten. */
+export const IDLE_MS = 10 * 60 * 1000;
+/** At most this many services are remembered; the longest idle goes first. */
+export const MAX_SERVICES = 64;
+
+interface Entry {
+	pace: Pace;
+	users: number;
+	idleSince: number;
+}
+
+/**
+ * One Pace per service key, held while executions use it and for {@link IDLE_MS} after (so the
+ * next burst starts at the learned pace), never more than {@link MAX_SERVICES}.
+ */
+export class PaceRegistry {
+	private readonly entries = new Map<string, Entry>();
+
+	/** The service's pace for one execution; `release` when the execution is done with it. */
+	use(key: string, now: number): { pace: Pace; release: (now: number) => void } {
+		this.sweep(now);
+		let entry = this.entries.get(key);
+		if (entry === undefined) {
+			entry = { pace: new Pace(), users: 0, idleSince: now };
+			this.entries.set(key, entry);
+		}
+		entry.users++;
+		const held = entry;
+		let released = false;
+		return {
+			pace: held.pace,
+			release: (at) => {
+				if (released) return;
+				released = true;
+				held.users--;
+				if (held.users === 0) held.idleSince = at;
+			},
+		};
+	}
+
+	get size(): number {
+		return this.entries.size;
+	}
+
+	private sweep(now: number): void {
+		for (const [key, entry] of this.entries) {
+			if (entry.users === 0 && now - entry.idleSince >= IDLE_MS) this.entries.delete(key);
+		}
+		if (this.entries.size < MAX_SERVICES) return;
+		const idle = [...this.entries].filter(([, entry]) => entry.users === 0).sort((a, b) => a[1].idleSince - b[1].idleSince);
+		for (const [key] of idle.slice(0, this.entries.size - MAX_SERVICES + 1)) this.entries.delete(key);
+	}
+}
+
+/** The process-wide registry every execution of the node shares. */
+export const paces = new PaceRegistry();

@@ -1,0 +1,113 @@
+/**
+ * One pace per service, shared by every execution (helpers/pace.ts), on a virtual clock against
+ * the simulated service of test/helpers/virtualService.ts and its three limiter shapes.
+ */
+import { IDLE_MS, MAX_SERVICES, Pace, PaceRegistry } from '../../../../nodes/MultiChannelNotification/helpers/pace';
+import type { PacingSettings } from '../../../../nodes/MultiChannelNotification/helpers/scheduler';
+import { schedule } from '../../../../nodes/MultiChannelNotification/helpers/scheduler';
+import type { LimiterShape, RetryAfterStyle } from '../../../helpers/virtualService';
+import { Service, VirtualClock } from '../../../helpers/virtualService';
+
+const defaults: PacingSettings = { batchInterval: 0, maxWaitMs: 120_000 };
+const SHAPES: LimiterShape[] = ['fixed', 'bucket', 'sliding'];
+const STYLES: RetryAfterStyle[] = ['seconds', 'date', 'none'];
+
+function lossless(service: Service, count: number): void {
+	expect(service.delivered.size).toBe(count);
+	expect(service.duplicates).toBe(0);
+}
+
+describe('bulk: one execution, 2,000 items under 100/s', () => {
+	const cases = SHAPES.flatMap((shape) => STYLES.map((style) => [shape, style] as const));
+	test.each(cases)('%s limiter, Retry-After %s: lossless, within 1.15× of 20 s', async (shape, retryAfter) => {
+		const clock = new VirtualClock(437);
+		const service = new Service(clock, { perSecond: 100, shape, retryAfter, latencyMs: 5 });
+		const start = clock.now();
+		await clock.run(schedule(2000, service.sender, defaults, clock));
+		lossless(service, 2000);
+		expect(clock.now() - start).toBeLessThanOrEqual(1.15 * 20_000);
+	});
+});
+
+/** 300 executions of one item each, started together, against 20/s with 50 ms latency. */
+async function burst(shape: LimiterShape, shared: boolean) {
+	const clock = new VirtualClock(437);
+	const service = new Service(clock, { perSecond: 20, shape, retryAfter: 'seconds', latencyMs: 50 });
+	const pace = new Pace();
+	const start = clock.now();
+	const runs = Array.from({ length: 300 }, (_, execution) =>
+		schedule(
+			1,
+			{ ...service.sender, send: async (_job, attempt) => await service.sender.send(execution, attempt) },
+			defaults,
+			clock,
+			shared ? pace : new Pace(),
+		),
+	);
+	await clock.run(Promise.all(runs));
+	return { service, ms: clock.now() - start, pace };
+}
+
+describe('a burst of one-item executions shares one pace', () => {
+	test.each(SHAPES)('%s limiter: 300/300 once each, within 1.15× of 15 s, at most 0.2 rejected per message', async (shape) => {
+		const { service, ms, pace } = await burst(shape, true);
+		lossless(service, 300);
+		expect(ms).toBeLessThanOrEqual(1.15 * 15_000);
+		expect(service.throttled / 300).toBeLessThanOrEqual(0.2);
+		// Every request is over: no execution holds room in the window.
+		expect(pace.inFlight).toBe(0);
+	});
+
+	test('each execution pacing alone hammers the service', async () => {
+		const alone = await burst('fixed', false);
+		const shared = await burst('fixed', true);
+		lossless(alone.service, 300);
+		expect(alone.service.throttled).toBeGreaterThan(5 * shared.service.throttled);
+	});
+});
+
+describe('the registry of paces', () => {
+	test('one pace per key, shared while used; two credentials never share', () => {
+		const registry = new PaceRegistry();
+		const a1 = registry.use('credential-a\u0000https://svc', 0);
+		const a2 = registry.use('credential-a\u0000https://svc', 0);
+		const b = registry.use('credential-b\u0000https://svc', 0);
+		expect(a1.pace).toBe(a2.pace);
+		expect(b.pace).not.toBe(a1.pace);
+	});
+
+	test('kept while idle for a while (the next burst starts at the learned pace), then released', () => {
+		const registry = new PaceRegistry();
+		const first = registry.use('k', 0);
+		first.pace.rate = 20;
+		first.release(1000);
+		first.release(1000);
+		expect(registry.use('k', 2000).pace.rate).toBe(20);
+		const again = registry.use('k', 2000);
+		again.release(3000);
+		// Still one user (the use at 2000 never released): not forgotten however long it waits.
+		expect(registry.use('k', 3000 + 2 * IDLE_MS).pace.rate).toBe(20);
+		const lone = registry.use('other', 0);
+		lone.release(0);
+		registry.use('third', IDLE_MS);
+		expect(registry.use('other', IDLE_MS + 1).pace.rate).toBe(Infinity);
+	});
+
+	test(`at most ${MAX_SERVICES} services are remembered`, () => {
+		const registry = new PaceRegistry();
+		for (let key = 0; key < 3 * MAX_SERVICES; key++) registry.use(String(key), key).release(key);
+		expect(registry.size).toBeLessThanOrEqual(MAX_SERVICES);
+	});
+
+	test('a cancelled run starts nothing more and leaves no room held', async () => {
+		const clock = new VirtualClock(0);
+		const service = new Service(clock, { latencyMs: 100 });
+		const pace = new Pace();
+		let cancelled = false;
+		const run = schedule(1000, { ...service.sender, cancelled: () => cancelled }, defaults, clock, pace);
+		void clock.sleep(250).then(() => (cancelled = true));
+		await clock.run(run);
+		expect(service.arrivals.length).toBeLessThan(1000);
+		expect(pace.inFlight).toBe(0);
+	});
+});
