@@ -58,21 +58,21 @@ describe('parseOrThrow', () => {
 		const error = thrown(() => parseOrThrow(node, smsSendSchema, { phoneNumber: '0812', message: '' }, 0, SMS_LABELS));
 		expect(error.message).toBe('Item 0: 2 problems (Phone Number, Message)');
 		expect(problemsOf(error)).toEqual([
-			{ field: 'Phone Number', parameter: 'phoneNumber', rule: expect.stringMatching(/^must be an E\.164 phone number/), value: '"0812"' },
-			{ field: 'Message', parameter: 'message', rule: 'is required and must not be empty' },
+			{ field: 'Phone Number', path: ['phoneNumber'], rule: expect.stringMatching(/^must be an E\.164 phone number/), value: '"0812"' },
+			{ field: 'Message', path: ['message'], rule: 'is required and must not be empty' },
 		]);
 	});
 });
 
 describe('fieldOf: the field as the editor names it', () => {
-	test.each<[string, Array<string | number>, FieldLabels, { field: string; parameter?: string }]>([
-		['a plain field', ['to'], TEMPLATE_LABELS, { field: 'To', parameter: 'to' }],
-		['an entry of a list field', ['bodyParameters', 1], TEMPLATE_LABELS, { field: 'Body Parameters → Parameter 2', parameter: 'bodyParameters' }],
-		['a part of an entry', ['quickReplyButtons', 0, 'payload'], TEMPLATE_LABELS, { field: 'Quick Reply Buttons → Button 1 → Payload', parameter: 'quickReplyButtons' }],
-		['a part of a single collection', ['urlButton', 'text'], TEMPLATE_LABELS, { field: 'URL Button → URL Parameter', parameter: 'urlButton' }],
-		['inside a JSON field', ['componentsJson', 2, 'parameters', 0, 'payload'], TEMPLATE_LABELS, { field: 'Components (JSON) at [2].parameters[0].payload', parameter: 'componentsJson' }],
-		['an option', ['languagePolicy'], TEMPLATE_LABELS, { field: 'Language Policy', parameter: 'options' }],
-		['a key with no label', ['other'], {}, { field: 'other' }],
+	test.each<[string, Array<string | number>, FieldLabels, { field: string; path: Array<string | number> }]>([
+		['a plain field', ['to'], TEMPLATE_LABELS, { field: 'To', path: ['to'] }],
+		['an entry of a list field', ['bodyParameters', 1], TEMPLATE_LABELS, { field: 'Body Parameters → Parameter 2', path: ['bodyParameters', 'parameter', 1, 'text'] }],
+		['a part of an entry', ['quickReplyButtons', 0, 'payload'], TEMPLATE_LABELS, { field: 'Quick Reply Buttons → Button 1 → Payload', path: ['quickReplyButtons', 'button', 0, 'payload'] }],
+		['a part of a single collection', ['urlButton', 'text'], TEMPLATE_LABELS, { field: 'URL Button → URL Parameter', path: ['urlButton', 'button', 'text'] }],
+		['inside a JSON field', ['componentsJson', 2, 'parameters', 0, 'payload'], TEMPLATE_LABELS, { field: 'Components (JSON) at [2].parameters[0].payload', path: ['componentsJson'] }],
+		['an option', ['languagePolicy'], TEMPLATE_LABELS, { field: 'Language Policy', path: ['options', 'languagePolicy'] }],
+		['a key with no label', ['other'], {}, { field: 'other', path: ['other'] }],
 	])('%s', (_name, path, labels, expected) => {
 		expect(fieldOf(path, labels)).toEqual(expected);
 	});
@@ -104,8 +104,8 @@ test('problemOf: a missing value is not shown; a list is summed up by its rule, 
 		.safeParse({ b: ['x', 'y'] }, { reportInput: true });
 	expect(issues.success).toBe(false);
 	expect(issues.error?.issues.map((issue) => problemOf(issue, { a: { label: 'A' }, b: { label: 'B' } }))).toEqual([
-		{ field: 'A', parameter: 'a', rule: 'is required' },
-		{ field: 'B', parameter: 'b', rule: 'must have at most 1 entry' },
+		{ field: 'A', path: ['a'], rule: 'is required' },
+		{ field: 'B', path: ['b'], rule: 'must have at most 1 entry' },
 	]);
 });
 

@@ -25,7 +25,7 @@ test('the body is { chat: template message, sms: SMS request } (fixture from the
 describe('SMS part: the SMS rules, named as the SMS fields', () => {
 	test.each(INVALID_E164)('SMS Phone Number: rejects %s', (_name, smsPhoneNumber) => {
 		expect(check(combinedItem({ smsPhoneNumber })).problems).toEqual([
-			expect.objectContaining({ field: 'SMS Phone Number', parameter: 'smsPhoneNumber' }),
+			expect.objectContaining({ field: 'SMS Phone Number', path: ['smsPhoneNumber'] }),
 		]);
 	});
 
@@ -37,7 +37,7 @@ describe('SMS part: the SMS rules, named as the SMS fields', () => {
 
 	test('SMS Message: required', () => {
 		expect(check(combinedItem({ smsMessage: ' ' })).problems).toEqual([
-			{ field: 'SMS Message', parameter: 'smsMessage', rule: 'is required and must not be empty' },
+			{ field: 'SMS Message', path: ['smsMessage'], rule: 'is required and must not be empty' },
 		]);
 	});
 });

@@ -46,7 +46,7 @@ describe.each(['from', 'to'] as const)('%s: E.164', (key) => {
 
 	test.each(INVALID_E164)('rejects %s', (_name, value) => {
 		expect(check(mediaItem('image', { [key]: value })).problems).toEqual([
-			expect.objectContaining({ field, parameter: key }),
+			expect.objectContaining({ field, path: [key] }),
 		]);
 	});
 });
@@ -58,14 +58,14 @@ describe('Media URL: https', () => {
 
 	test.each(INVALID_HTTPS)('rejects %s', (_name, mediaUrl) => {
 		expect(check(mediaItem('document', { mediaUrl })).problems).toEqual([
-			expect.objectContaining({ field: 'Media URL', parameter: 'mediaUrl', rule: expect.stringMatching(/https|must be text/) }),
+			expect.objectContaining({ field: 'Media URL', path: ['mediaUrl'], rule: expect.stringMatching(/https|must be text/) }),
 		]);
 	});
 });
 
 test('Media Type: only the four kinds the spec lists', () => {
 	expect(check(mediaItem('image', { mediaType: 'sticker' })).problems).toEqual([
-		{ field: 'Media Type', parameter: 'mediaType', rule: 'must be one of image, video, audio, document', value: '"sticker"' },
+		{ field: 'Media Type', path: ['mediaType'], rule: 'must be one of image, video, audio, document', value: '"sticker"' },
 	]);
 });
 

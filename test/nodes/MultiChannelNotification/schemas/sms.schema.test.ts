@@ -29,7 +29,7 @@ describe('SMS request: valid', () => {
 describe('Phone Number: E.164 with a leading +', () => {
 	test.each(INVALID_E164)('rejects %s', (_name, phoneNumber) => {
 		expect(check(smsItem({ phoneNumber })).problems).toEqual([
-			expect.objectContaining({ field: 'Phone Number', parameter: 'phoneNumber', rule: expect.stringMatching(/E\.164|required|must be text/) }),
+			expect.objectContaining({ field: 'Phone Number', path: ['phoneNumber'], rule: expect.stringMatching(/E\.164|required|must be text/) }),
 		]);
 	});
 });
@@ -39,7 +39,7 @@ describe('Phone Number: only +62 (Indonesia)', () => {
 		expect(check(smsItem({ phoneNumber })).problems).toEqual([
 			{
 				field: 'Phone Number',
-				parameter: 'phoneNumber',
+				path: ['phoneNumber'],
 				rule: 'must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now)',
 				value: JSON.stringify(phoneNumber),
 			},
@@ -55,13 +55,13 @@ describe('Message: required, not blank', () => {
 		['missing', undefined],
 	])('rejects %s', (_name, message) => {
 		expect(check(smsItem({ message })).problems).toEqual([
-			{ field: 'Message', parameter: 'message', rule: expect.stringMatching(/^is required/) },
+			{ field: 'Message', path: ['message'], rule: expect.stringMatching(/^is required/) },
 		]);
 	});
 
 	test('rejects a number that was not turned into text', () => {
 		expect(check(smsItem({ message: 42 })).problems).toEqual([
-			{ field: 'Message', parameter: 'message', rule: 'must be text (got a number)', value: '42' },
+			{ field: 'Message', path: ['message'], rule: 'must be text (got a number)', value: '42' },
 		]);
 	});
 });

@@ -4,6 +4,7 @@
  * either as fields or as Components (JSON); output: the body the service takes. Each rule has
  * valid and invalid rows, and an invalid row names the field the user must fix.
  */
+import type { FieldLabel } from '../../../../nodes/MultiChannelNotification/schemas';
 import { TEMPLATE_LABELS, templateSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
 import { requestFixture } from '../../../fixtures/requests';
 import { verdict } from '../../../fixtures/problems';
@@ -74,7 +75,7 @@ describe('Components (JSON): valid lists are sent as given', () => {
 	test('JSON text is parsed; text that is not JSON says why', () => {
 		expect(check(json('[{"type":"body","parameters":[]}]')).problems).toEqual([]);
 		expect(check(json('[{"type": "body",')).problems).toEqual([
-			expect.objectContaining({ field: 'Components (JSON)', parameter: 'componentsJson', rule: expect.stringMatching(/^must be valid JSON — /) }),
+			expect.objectContaining({ field: 'Components (JSON)', path: ['componentsJson'], rule: expect.stringMatching(/^must be valid JSON — /) }),
 		]);
 	});
 });
@@ -97,7 +98,7 @@ describe.each(['templateName', 'languageCode', 'languagePolicy'] as const)('%s: 
 		['missing', undefined],
 	])('rejects %s', (_name, value) => {
 		expect(check(templateItem({ [key]: value })).problems).toEqual([
-			expect.objectContaining({ field: TEMPLATE_LABELS[key].label, parameter: key === 'languagePolicy' ? 'options' : key }),
+			expect.objectContaining({ field: TEMPLATE_LABELS[key].label, path: (TEMPLATE_LABELS[key] as FieldLabel).at ?? [key] }),
 		]);
 	});
 });
@@ -113,7 +114,7 @@ describe('Header Image URL: https (spec: header "image.link = image URL (https)"
 
 	test('in JSON too', () => {
 		expect(check(json([header('http://x.example.com/a.png'), body()])).problems).toEqual([
-			{ field: 'Components (JSON) at [0].parameters[0].image.link', parameter: 'componentsJson', rule: 'must be a valid https:// URL', value: '"http://x.example.com/a.png"' },
+			{ field: 'Components (JSON) at [0].parameters[0].image.link', path: ['componentsJson'], rule: 'must be a valid https:// URL', value: '"http://x.example.com/a.png"' },
 		]);
 	});
 });
@@ -121,7 +122,7 @@ describe('Header Image URL: https (spec: header "image.link = image URL (https)"
 describe('Body Parameters: not blank', () => {
 	test('names the parameter by its position', () => {
 		expect(check(templateItem({ bodyParameters: ['Budi', ' '] })).problems).toEqual([
-			{ field: 'Body Parameters → Parameter 2', parameter: 'bodyParameters', rule: 'is required and must not be empty' },
+			{ field: 'Body Parameters → Parameter 2', path: ['bodyParameters', 'parameter', 1, 'text'], rule: 'is required and must not be empty' },
 		]);
 	});
 
@@ -148,7 +149,7 @@ describe('quick reply buttons (Rule 2, Limits: at most 3, index 0–2)', () => {
 	])('rejects index %s, in fields and in JSON', (_name, index) => {
 		const rule = expect.stringMatching(/^must be 0, 1 or 2/);
 		expect(check(templateItem({ quickReplyButtons: [{ index, payload: 'x' }] })).problems).toEqual([
-			expect.objectContaining({ field: 'Quick Reply Buttons → Button 1 → Index', parameter: 'quickReplyButtons', rule }),
+			expect.objectContaining({ field: 'Quick Reply Buttons → Button 1 → Index', path: ['quickReplyButtons', 'button', 0, 'index'], rule }),
 		]);
 		expect(check(json([body(), quickReply(index)])).problems).toEqual([
 			expect.objectContaining({ field: 'Components (JSON) at [1].index', rule }),
@@ -163,7 +164,7 @@ describe('quick reply buttons (Rule 2, Limits: at most 3, index 0–2)', () => {
 		]);
 		expect(check(json([body(), ...four.map((index) => quickReply(index))])).problems[0]).toEqual({
 			field: 'Components (JSON)',
-			parameter: 'componentsJson',
+			path: ['componentsJson'],
 			rule: 'must have at most 3 quick reply buttons (got 4)',
 		});
 	});
@@ -213,7 +214,7 @@ describe('URL button (index: string position, default 0)', () => {
 		['decimal', '1.5'],
 	])('rejects index %s', (_name, index) => {
 		expect(check(templateItem({ urlButton: { index, text: 'a' } })).problems).toEqual([
-			expect.objectContaining({ field: 'URL Button → Index', parameter: 'urlButton', rule: 'must be a button position: 0, 1 or 2' }),
+			expect.objectContaining({ field: 'URL Button → Index', path: ['urlButton', 'button', 'index'], rule: 'must be a button position: 0, 1 or 2' }),
 		]);
 	});
 
