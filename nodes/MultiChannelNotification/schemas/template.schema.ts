@@ -3,7 +3,9 @@ import { z } from 'zod/v4';
 import { placeholderNumbers } from '../helpers/templateContent';
 import type { FieldLabels } from './common';
 import { CHAT_NUMBER_LABELS, e164PhoneNumber, httpsUrl, requiredText } from './common';
-import { isObject, withComponentDefaults } from './componentDefaults';
+import type { Context, TemplateComponent } from './components.schema';
+import { checkButtons, componentsJsonSchema, quickReplyIndex, urlButtonIndex } from './components.schema';
+import { isObject } from './componentDefaults';
 
 /**
  * Template message (spec: "Template message object" and "Component object kinds"); also the
@@ -15,8 +17,6 @@ import { isObject, withComponentDefaults } from './componentDefaults';
  */
 
 export const LANGUAGE_POLICY = 'deterministic';
-export const MAX_QUICK_REPLIES = 3;
-export const QUICK_REPLY_INDEXES = ['0', '1', '2'] as const;
 
 export const TEMPLATE_LABELS = {
 	...CHAT_NUMBER_LABELS,
@@ -36,177 +36,6 @@ export const TEMPLATE_LABELS = {
 	componentsJson: { label: 'Components (JSON)', json: true },
 } satisfies FieldLabels;
 
-// Spec: Limits → 3 quick reply buttons at most, index values 0 to 2.
-const quickReplyIndex = z.enum(QUICK_REPLY_INDEXES, {
-	error: 'must be 0, 1 or 2 (a template has at most 3 quick reply buttons)',
-});
-// Spec: a URL button's index is the string position of the button.
-const urlButtonIndex = z.string().regex(/^\d+$/, { error: 'must be a button position: 0, 1 or 2' });
-
-/* The components as the service takes them: what Components (JSON) is checked against. */
-
-const ONE_ENTRY = 'must have exactly 1 entry';
-
-const textParameter = z.strictObject({ type: z.literal('text'), text: requiredText });
-
-const headerComponentSchema = z.strictObject({
-	type: z.literal('header'),
-	parameters: z
-		.array(z.strictObject({ type: z.literal('image'), image: z.strictObject({ link: httpsUrl }) }))
-		.length(1, { error: ONE_ENTRY }),
-});
-
-const bodyComponentSchema = z.strictObject({
-	type: z.literal('body'),
-	// Ordered by placeholder number: parameters[0] fills {{1}}. An empty list is allowed for a
-	// template whose content has no placeholders; the component itself is still required.
-	parameters: z.array(textParameter),
-});
-
-const quickReplyButtonSchema = z.strictObject({
-	type: z.literal('button'),
-	sub_type: z.literal('quick_reply'),
-	index: quickReplyIndex,
-	parameters: z.array(z.strictObject({ type: z.literal('payload'), payload: requiredText })).length(1, { error: ONE_ENTRY }),
-});
-
-const urlButtonSchema = z.strictObject({
-	type: z.literal('button'),
-	sub_type: z.literal('url'),
-	index: urlButtonIndex,
-	parameters: z.array(textParameter).length(1, { error: ONE_ENTRY }),
-});
-
-export type HeaderComponent = z.output<typeof headerComponentSchema>;
-export type BodyComponent = z.output<typeof bodyComponentSchema>;
-export type QuickReplyButton = z.output<typeof quickReplyButtonSchema>;
-export type UrlButton = z.output<typeof urlButtonSchema>;
-export type TemplateComponent = HeaderComponent | BodyComponent | QuickReplyButton | UrlButton;
-
-const schemaByKind = {
-	header: headerComponentSchema,
-	body: bodyComponentSchema,
-	quickReply: quickReplyButtonSchema,
-	url: urlButtonSchema,
-} as const;
-type ComponentKind = keyof typeof schemaByKind;
-
-function componentKind(component: unknown): ComponentKind | undefined {
-	const { type, sub_type: subType } = component as { type?: unknown; sub_type?: unknown };
-	if (type === 'header' || type === 'body') return type;
-	if (type === 'button' && subType === 'quick_reply') return 'quickReply';
-	if (type === 'button' && subType === 'url') return 'url';
-	return undefined;
-}
-
-type Path = Array<string | number>;
-type Context = z.RefinementCtx<unknown>;
-
-
-/**
- * Spec rule 2 and Limits: at most 3 quick reply buttons; and since `index` is the button's
- * position in the template, two buttons cannot share one. Shared by both ways of giving buttons.
- */
-function checkButtons(
-	ctx: Context,
-	buttons: Array<{ quickReply: boolean; index: unknown; path: Path }>,
-	listPath: Path,
-): void {
-	const quickReplies = buttons.filter((button) => button.quickReply).length;
-	if (quickReplies > MAX_QUICK_REPLIES) {
-		ctx.addIssue({
-			code: 'custom',
-			path: listPath,
-			input: buttons,
-			message: `must have at most ${MAX_QUICK_REPLIES} quick reply buttons (got ${quickReplies})`,
-		});
-	}
-	const used = new Set<unknown>();
-	for (const { index, path } of buttons) {
-		if (typeof index !== 'string') continue;
-		if (used.has(index)) {
-			ctx.addIssue({
-				code: 'custom',
-				path: [...path, 'index'],
-				input: index,
-				message: `must be unique: position ${index} is already used by another button`,
-			});
-		}
-		used.add(index);
-	}
-}
-
-/** Components (JSON) as the item holds it: JSON text, or the array an expression produced. */
-function parseComponents(raw: unknown, ctx: Context): unknown {
-	if (typeof raw !== 'string') return raw;
-	if (raw.trim() === '') return undefined;
-	try {
-		return JSON.parse(raw) as unknown;
-	} catch (error) {
-		ctx.addIssue({
-			code: 'custom',
-			input: raw,
-			message: `must be valid JSON — ${error instanceof Error ? error.message : String(error)}`,
-		});
-		return z.NEVER;
-	}
-}
-
-export const componentsJsonSchema = z.unknown().transform((raw, ctx) => {
-	const components = withComponentDefaults(parseComponents(raw, ctx));
-	if (components === z.NEVER) return z.NEVER;
-	if (!Array.isArray(components)) {
-		ctx.addIssue({ code: 'custom', input: components, message: 'must be a list (JSON array) of components' });
-		return z.NEVER;
-	}
-	const counts: Record<ComponentKind, number> = { header: 0, body: 0, quickReply: 0, url: 0 };
-	const buttons: Array<{ quickReply: boolean; index: unknown; path: Path }> = [];
-	components.forEach((component: unknown, position) => {
-		const kind = isObject(component) ? componentKind(component) : undefined;
-		if (kind === undefined) {
-			const type = isObject(component) ? component.type : undefined;
-			ctx.addIssue({
-				code: 'custom',
-				path: !isObject(component) ? [position] : type === 'button' ? [position, 'sub_type'] : [position, 'type'],
-				input: !isObject(component) ? component : type === 'button' ? component.sub_type : type,
-				message: !isObject(component)
-					? 'must be a component object'
-					: type === 'button'
-						? 'must be "quick_reply" or "url" for a button component'
-						: 'must be "header", "body" or "button"',
-			});
-			return;
-		}
-		counts[kind] += 1;
-		const parsed = schemaByKind[kind].safeParse(component, { reportInput: true });
-		if (!parsed.success) {
-			for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [position, ...issue.path] });
-		}
-		if (kind === 'quickReply' || kind === 'url') {
-			buttons.push({ quickReply: kind === 'quickReply', index: (component as { index?: unknown }).index, path: [position] });
-		}
-	});
-	checkButtons(ctx, buttons, []);
-	// Spec rule 1: the body component is required.
-	if (counts.body !== 1) {
-		ctx.addIssue({
-			code: 'custom',
-			input: components,
-			message:
-				counts.body === 0
-					? 'must include the body component (it is required, even with no parameters: {"type": "body", "parameters": []})'
-					: `must include only one body component (got ${counts.body})`,
-		});
-	}
-	if (counts.header > 1) {
-		ctx.addIssue({
-			code: 'custom',
-			input: components,
-			message: `must include at most one header component (got ${counts.header})`,
-		});
-	}
-	return components as TemplateComponent[];
-});
 
 /* The template fields of the editor: the input of a template send and of a combined send. */
 
