@@ -1,11 +1,14 @@
 /**
- * Runs the sandbox as a stand-alone server: `npx tsx sandbox/cli.ts [--port N] [--host H]
+ * Runs the sandbox as a stand-alone https server: `npx tsx sandbox/cli.ts [--port N] [--host H]
  * [--key K] [--latency MS] [--started +62...]...` (also `npm run sandbox -- ...`).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { CONTROL_PREFIX, DEFAULT_API_KEY, startSandbox } from './server';
 import type { Sandbox } from './server';
+import type { TlsFiles } from './tls';
+import { CA_ENV, makeTlsFiles, removeTlsFiles, runTlsFiles } from './tls';
 
 const USAGE = `Usage: tsx sandbox/cli.ts [options]
   --port N         port to listen on (default $SANDBOX_PORT or 8787; 0 = any free port)
@@ -14,6 +17,11 @@ const USAGE = `Usage: tsx sandbox/cli.ts [options]
   --latency MS     delay before answering each API request (default 0)
   --started PHONE  a number that has started the chat, so media messages to it are accepted (repeatable)
   --help           show this text
+
+It serves https only, with a throwaway CA and certificate for localhost/127.0.0.1/::1: the run's
+(from $SANDBOX_TLS_DIR, under scripts/with-tls.ts) or, without one, its own, made at start and
+deleted at exit. It prints the CA's path: trust it with ${CA_ENV}=<path> for Node and n8n, or
+curl --cacert <path>.
 `;
 
 function fail(message: string): never {
@@ -46,8 +54,15 @@ async function main(): Promise<void> {
 	if (apiKey.length === 0) fail('--key: must not be empty');
 
 	let sandbox: Sandbox;
+	// Run standalone (not under scripts/with-tls.ts), it makes its own CA so a human can still use it.
+	const own: TlsFiles | undefined = runTlsFiles() ? undefined : makeTlsFiles();
+	const files = own ?? (runTlsFiles() as TlsFiles);
+	const removeOwn = () => {
+		if (own) removeTlsFiles(own);
+	};
 	try {
 		sandbox = await startSandbox({
+			tls: { key: readFileSync(files.key), cert: readFileSync(files.cert), ca: readFileSync(files.ca) },
 			port,
 			host: values.host ?? '127.0.0.1',
 			apiKey,
@@ -58,6 +73,7 @@ async function main(): Promise<void> {
 	} catch (error) {
 		// EADDRINUSE and a bad --started number both land here; one line is enough to act on.
 		process.stderr.write(`Sandbox could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+		removeOwn();
 		process.exitCode = 1;
 		return;
 	}
@@ -65,6 +81,8 @@ async function main(): Promise<void> {
 	process.stdout.write(
 		`Sandbox listening on ${sandbox.url}\n` +
 			`API key: ${sandbox.apiKey}\n` +
+			`CA certificate: ${files.ca}${own ? ' (made for this run, deleted when the sandbox stops)' : ''}\n` +
+			`  trust it with ${CA_ENV}=${files.ca} (Node, n8n) or curl --cacert ${files.ca}\n` +
 			`Control (no auth): GET ${CONTROL_PREFIX}requests, GET ${CONTROL_PREFIX}stats, ` +
 			`POST ${CONTROL_PREFIX}reset, POST ${CONTROL_PREFIX}conversations {"phone_number"}, ` +
 			`POST ${CONTROL_PREFIX}faults {Fault|Fault[]}, POST ${CONTROL_PREFIX}latency {"ms"}\n`,
@@ -81,6 +99,7 @@ async function main(): Promise<void> {
 		process.stdout.write(`${signal} received, stopping sandbox\n`);
 		running.stop().then(
 			() => {
+				removeOwn();
 				process.exitCode = 0;
 			},
 			(error: unknown) => {

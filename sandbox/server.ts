@@ -4,11 +4,14 @@
  * It answers the three send endpoints the way the spec describes, checks every request strictly
  * (see validate.ts), records what it received, and lets a test or a demo inject infrastructure
  * faults and latency. Other processes drive it through the unauthenticated `/__sandbox/*` control
- * endpoints. Only Node built-ins are used so it can run anywhere the package's tests run.
+ * endpoints. It speaks https only, like every real Base URL, with the run's throwaway certificate
+ * (sandbox/tls.ts; see scripts/with-tls.ts). Only Node built-ins (and `openssl`) are used so it
+ * can run anywhere the package's tests run.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 import {
@@ -20,6 +23,8 @@ import {
 	isJsonObject,
 	validateRequest,
 } from './validate';
+import type { TlsMaterial } from './tls';
+import { loadRunTls } from './tls';
 
 export { API_PATHS, COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from './validate';
 
@@ -41,6 +46,8 @@ export interface SandboxOptions {
 	quiet?: boolean;
 	/** Admit at most this many API requests per second and answer HTTP 429 beyond it; default none. */
 	rateLimit?: RateLimit;
+	/** Key and certificate to serve https with; default the run's (SANDBOX_TLS_DIR, see sandbox/tls.ts). */
+	tls?: TlsMaterial;
 }
 
 /**
@@ -119,7 +126,7 @@ export interface SandboxStats {
 }
 
 export interface Sandbox {
-	/** e.g. http://127.0.0.1:43123, no trailing slash. */
+	/** e.g. https://127.0.0.1:43123, no trailing slash. */
 	url: string;
 	port: number;
 	apiKey: string;
@@ -724,7 +731,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		});
 	}
 
-	const server = createServer(handle);
+	const { key, cert } = options.tls ?? loadRunTls();
+	const server = createServer({ key, cert }, handle);
 	server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 	// Must exceed keepAliveTimeout, or Node may cut a keep-alive socket while a request is arriving.
 	server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
@@ -756,7 +764,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	}
 
 	return {
-		url: `http://${host}:${address.port}`,
+		url: `https://${host}:${address.port}`,
 		port: address.port,
 		apiKey,
 		requests,

@@ -1,23 +1,19 @@
-import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttpServer } from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import type { Server } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import path from 'node:path';
 import { createGzip } from 'node:zlib';
+
+import { loadRunTls } from '../../sandbox/tls';
 
 /**
  * A stand-in for a misbehaving service, for what the sandbox cannot do: answer arbitrary raw
  * bodies and headers (e.g. echo the API key back in a non-JSON page), redirect, stream huge or
- * compressed bodies, trickle an answer, serve https with the test certificate, and count TCP
- * connections, so a test can prove that no connection was even attempted.
+ * compressed bodies, trickle an answer, and count TCP connections, so a test can prove that no
+ * connection was even attempted. It speaks https only, with the run's throwaway certificate (the
+ * sandbox's, from sandbox/tls.ts: `npm test` makes it and trusts it through NODE_EXTRA_CA_CERTS).
  */
-
-/** Self-signed test certificate for 127.0.0.1 and localhost; `npm test` trusts it (NODE_EXTRA_CA_CERTS). */
-export const TLS_FIXTURE = {
-	cert: path.resolve(__dirname, '..', 'fixtures', 'tls', 'cert.pem'),
-	key: path.resolve(__dirname, '..', 'fixtures', 'tls', 'key.pem'),
-};
 
 export interface HostileRequest {
 	method: string;
@@ -33,13 +29,13 @@ export type HostileAnswer =
 	| { respond: (response: ServerResponse, request: IncomingMessage) => void };
 
 export interface HostileService {
-	/** http(s)://<host>:<port> as reachable from this machine. */
+	/** https://<host>:<port> (http:// when insecure) as reachable from this machine. */
 	url: string;
 	port: number;
-	/** TCP connections accepted so far (TLS handshakes that then fail included). */
+	/** TCP connections accepted so far (TLS handshakes that then fail, or plain http attempts, included). */
 	connections(): number;
 	requests: HostileRequest[];
-	/** Every byte clients sent, as latin1 text (decrypted for https): headers exactly as sent. */
+	/** Every byte clients sent inside TLS, as latin1 text: headers exactly as sent. */
 	received(): string;
 	/** Forgets the requests, bytes and connections counted so far. */
 	reset(): void;
@@ -48,12 +44,12 @@ export interface HostileService {
 
 export async function startHostileService({
 	host = '127.0.0.1',
-	tls = false,
+	insecure = false,
 	answer = () => ({ status: 200, body: '{"message":"success","data":{"id":"x"}}' }),
 }: {
 	host?: string;
-	/** Serve https with the test certificate (TLS_FIXTURE). */
-	tls?: boolean;
+	/** Plain http: only for a listener that must see no connection (a downgrade target, a refused http URL). */
+	insecure?: boolean;
 	answer?: (request: HostileRequest) => HostileAnswer;
 } = {}): Promise<HostileService> {
 	const requests: HostileRequest[] = [];
@@ -81,15 +77,12 @@ export async function startHostileService({
 			res.end(reply.body);
 		});
 	};
-	const server: Server = tls
-		? createHttpsServer({ cert: readFileSync(TLS_FIXTURE.cert), key: readFileSync(TLS_FIXTURE.key) }, handler)
-		: createHttpServer(handler);
-	// For https this is the raw TCP socket, before any handshake.
+	const server: Server = insecure ? createHttpServer(handler) : createServer(loadRunTls(), handler);
+	// The raw TCP socket, before any handshake.
 	server.on('connection', (socket: Socket) => {
 		connections++;
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
-		if (!tls) socket.on('data', (chunk: Buffer) => bytes.push(Buffer.from(chunk)));
 	});
 	server.on('secureConnection', (socket: Socket) => {
 		socket.on('data', (chunk: Buffer) => bytes.push(Buffer.from(chunk)));
@@ -101,7 +94,7 @@ export async function startHostileService({
 	const { port } = server.address() as AddressInfo;
 	const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 	return {
-		url: `${tls ? 'https' : 'http'}://${shown}:${port}`,
+		url: `${insecure ? 'http' : 'https'}://${shown}:${port}`,
 		port,
 		connections: () => connections,
 		requests,
