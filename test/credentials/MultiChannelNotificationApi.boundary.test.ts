@@ -27,11 +27,9 @@ async function testCredential(data: { apiKey: string; baseUrl: string }): Promis
 	return await test.call(new CredentialTestContext() as unknown as ICredentialTestFunctions, decrypted);
 }
 
-const http = useHostileService();
-const https = useHostileService({ tls: true });
+const https = useHostileService();
 const target = useHostileService();
 const PATHS: Array<[string, UsedService]> = [
-	['http', http],
 	['https', https],
 ];
 
@@ -84,20 +82,20 @@ describe('a refused key', () => {
 	];
 
 	test.each(refusals)('%s: Error, "rejected the API key"', async (_name, answer) => {
-		http.answer = () => answer;
-		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: http.url });
+		https.answer = () => answer;
+		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url });
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/rejected the API key/);
 		expect(result.message).not.toMatch(/<html|Authorization Required/);
-		expect(http.requests).toHaveLength(1);
+		expect(https.requests).toHaveLength(1);
 	});
 
 	test('401 JSON, 401 non-JSON and 403 each get their own message', async () => {
 		const messages: string[] = [];
 		for (const [, answer] of refusals) {
-			http.answer = () => answer;
-			messages.push((await testCredential({ apiKey: SPECIAL_KEY, baseUrl: http.url })).message);
+			https.answer = () => answer;
+			messages.push((await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url })).message);
 		}
 		expect(new Set(messages).size).toBe(3);
 	});
@@ -105,10 +103,10 @@ describe('a refused key', () => {
 
 describe('other answers', () => {
 	test.each([301, 302, 303, 307, 308])('%i: Error naming the redirect, never OK; the target sees nothing', async (status) => {
-		http.answer = () => redirectAnswer(status, `${target.url}/v1/sms/notification`);
-		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: http.url });
+		https.answer = () => redirectAnswer(status, `${target.url}/v1/sms/notification`);
+		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url });
 
-		expect({ status: result.status, requests: http.requests.length, targetRequests: target.requests.length, targetConnections: target.connections() }).toEqual({
+		expect({ status: result.status, requests: https.requests.length, targetRequests: target.requests.length, targetConnections: target.connections() }).toEqual({
 			status: 'Error',
 			requests: 1,
 			targetRequests: 0,
@@ -119,8 +117,8 @@ describe('other answers', () => {
 	});
 
 	test('404: Error pointing at the endpoint or the Base URL', async () => {
-		http.answer = () => page(404, 'Not Found');
-		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: http.url });
+		https.answer = () => page(404, 'Not Found');
+		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url });
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/endpoint|Base URL/);
@@ -128,8 +126,8 @@ describe('other answers', () => {
 	});
 
 	test.each([500, 502, 503])('%i: Error, the service failed', async (status) => {
-		http.answer = () => json(status, { message: 'internal failure' });
-		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: http.url });
+		https.answer = () => json(status, { message: 'internal failure' });
+		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url });
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/service failed/i);
@@ -146,24 +144,24 @@ describe('other answers', () => {
 	});
 
 	test('a 64 MiB answer: a verdict without hanging, RSS bounded, none of the body in the message', async () => {
-		http.answer = () =>
+		https.answer = () =>
 			streamedAnswer('{"message":"Unauthorized","detail":"BIG-CREDENTIAL-MARKER"', 64 * 1024 * 1024, '}', { status: 401 });
-		const { result, peakGrowthMb } = await withPeakRss(async () => await testCredential({ apiKey: SPECIAL_KEY, baseUrl: http.url }));
+		const { result, peakGrowthMb } = await withPeakRss(async () => await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url }));
 		console.log(`[service boundary] credential test, 64 MiB answer: peak RSS growth ${peakGrowthMb} MB`);
 
 		expect(result.status).toBe('Error');
 		expect(result.message.length).toBeLessThan(1000);
 		expect(result.message).not.toContain('BIG-CREDENTIAL-MARKER');
 		expect(peakGrowthMb).toBeLessThan(150);
-		expect(http.requests).toHaveLength(1);
+		expect(https.requests).toHaveLength(1);
 	});
 });
 
 describe('what the message may contain', () => {
 	test('a 401 page holding the key and other text: neither appears', async () => {
-		http.answer = () =>
+		https.answer = () =>
 			page(401, `<html><body><h1>Denied</h1><p>internal-trace-5521 for key ${SPECIAL_KEY} (${encodeURIComponent(SPECIAL_KEY)})</p></body></html>`);
-		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: http.url });
+		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url });
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/rejected the API key/);
@@ -172,8 +170,8 @@ describe('what the message may contain', () => {
 	});
 
 	test("a 401 JSON whose message holds the key: the service's message, scrubbed, and nothing else of the body", async () => {
-		http.answer = () => json(401, { message: `key ${SPECIAL_KEY} is revoked`, trace: 'internal-trace-7781', key: SPECIAL_KEY });
-		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: http.url });
+		https.answer = () => json(401, { message: `key ${SPECIAL_KEY} is revoked`, trace: 'internal-trace-7781', key: SPECIAL_KEY });
+		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url });
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain('key *** is revoked');
@@ -190,9 +188,9 @@ describe('a key that cannot be sent', () => {
 		['a tab', 'good-key-part\tmore-key-part'],
 		['a non-ASCII character', 'ké'],
 	])('%s: Error saying nothing was sent, no connection', async (_name, apiKey) => {
-		const result = await testCredential({ apiKey, baseUrl: http.url });
+		const result = await testCredential({ apiKey, baseUrl: https.url });
 
-		expect({ status: result.status, connections: http.connections(), requests: http.requests.length }).toEqual({
+		expect({ status: result.status, connections: https.connections(), requests: https.requests.length }).toEqual({
 			status: 'Error',
 			connections: 0,
 			requests: 0,

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type { HostileAnswer, HostileRequest, HostileService } from './hostileService';
 import { startHostileService } from './hostileService';
-import type { RunNodeResult } from './workflowRunner';
+import type { RunNodeResult } from './engine';
 
 /**
  * Shared pieces of the service-boundary tests (test/nodes/MultiChannelNotification/transport/
@@ -15,7 +15,7 @@ export const SPECIAL_KEY = `Key/with+special&<chars>"'=1234567890`;
 
 export const SMS_TEXT = 'Kode OTP 482913';
 
-/** An SMS send; `options` are merged over strict numbers, no 429 retries and a 10 s timeout. */
+/** An SMS send; `options` are merged over strict numbers and a 10 s timeout. */
 export function smsParameters(options: INodeParameters = {}, message = SMS_TEXT): INodeParameters {
 	return {
 		resource: 'sms',
@@ -178,13 +178,17 @@ export interface UsedService {
 	readonly port: number;
 	readonly requests: HostileRequest[];
 	connections(): number;
-	/** Every byte clients sent (decrypted for https). */
+	/** Every byte clients sent inside TLS. */
 	received(): string;
 	/** How the service answers; back to a plain success before each test. */
 	answer: (request: HostileRequest) => HostileAnswer;
 }
 
-export function useHostileService({ tls = false }: { tls?: boolean } = {}): UsedService {
+/**
+ * `insecure: true` serves plain http: only for a server that must see no connection at all (a
+ * redirect's downgrade target, a refused http Base URL), never for one the node sends to.
+ */
+export function useHostileService({ insecure = false }: { insecure?: boolean } = {}): UsedService {
 	let service: HostileService | undefined;
 	const running = (): HostileService => {
 		if (!service) throw new Error('hostile service not started');
@@ -205,7 +209,7 @@ export function useHostileService({ tls = false }: { tls?: boolean } = {}): Used
 		answer: success,
 	};
 	beforeAll(async () => {
-		service = await startHostileService({ tls, answer: (request) => used.answer(request) });
+		service = await startHostileService({ insecure, answer: (request) => used.answer(request) });
 	});
 	beforeEach(() => {
 		running().reset();
@@ -217,16 +221,11 @@ export function useHostileService({ tls = false }: { tls?: boolean } = {}): Used
 	return used;
 }
 
-/** One hostile service on each transport path: plain http (the direct client) and https (n8n's request helper). */
-export function useBothPaths(): { http: UsedService; https: UsedService; paths: Array<[string, UsedService]> } {
-	const http = useHostileService();
-	const https = useHostileService({ tls: true });
-	return {
-		http,
-		https,
-		paths: [
-			['http (direct client)', http],
-			['https (n8n request helper)', https],
-		],
-	};
+/**
+ * The hostile service on the one transport path there is: https through n8n's request helper
+ * (plain http Base URLs are refused before any connection). `paths` keeps the tests' table form.
+ */
+export function useHttpsPath(): { https: UsedService; paths: Array<[string, UsedService]> } {
+	const https = useHostileService();
+	return { https, paths: [['https (n8n request helper)', https]] };
 }

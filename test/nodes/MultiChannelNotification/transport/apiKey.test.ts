@@ -19,14 +19,14 @@ import {
 	keyEncodings,
 	SPECIAL_KEY,
 	smsParameters,
-	useBothPaths,
+	useHttpsPath,
 } from '../../../helpers/boundary';
 import type { UsedService } from '../../../helpers/boundary';
 import { runNode } from '../../../helpers/engine';
 import type { RunNodeResult } from '../../../helpers/engine';
 import type { HostileAnswer } from '../../../helpers/hostileService';
 
-const { http, https, paths: PATHS } = useBothPaths();
+const { https, paths: PATHS } = useHttpsPath();
 
 /** raw, encodeURIComponent, JSON-escaped and HTML-escaped forms of the key. */
 const ECHOES = Object.entries(keyEncodings(SPECIAL_KEY)).filter(([form]) => form !== 'HTML-escaped (&#x27;)');
@@ -47,8 +47,8 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 
 describe('the service echoes the key in a success answer', () => {
 	test.each(ECHOES)('%s, in the body and a header: sent, with the echo masked as ***', async (_form, echo) => {
-		http.answer = () => json(200, { message: 'success', data: { id: 'x', echo } }, { 'x-echo': echo });
-		const result = await send(http);
+		https.answer = () => json(200, { message: 'success', data: { id: 'x', echo } }, { 'x-echo': echo });
+		const result = await send(https);
 
 		expect(result.error).toBeUndefined();
 		expect(result.output).toHaveLength(1);
@@ -57,8 +57,8 @@ describe('the service echoes the key in a success answer', () => {
 		expect((item.data as IDataObject).id).toBe('x');
 		expect(String((item.data as IDataObject).echo)).toContain('***');
 		expectNoKey(result, SPECIAL_KEY);
-		expect(http.requests).toHaveLength(1);
-		expect(http.requests[0].headers.authorization).toBe(SPECIAL_KEY);
+		expect(https.requests).toHaveLength(1);
+		expect(https.requests[0].headers.authorization).toBe(SPECIAL_KEY);
 	});
 
 	test('raw, over https: sent, with the echo masked as ***', async () => {
@@ -82,16 +82,16 @@ describe('the service echoes the key in an error answer', () => {
 	);
 
 	test.each(cases)('%s: an error without the key, in both error modes', async (_name, answer, echo, isJson) => {
-		http.answer = () => answer(echo);
+		https.answer = () => answer(echo);
 		for (const continueOnFail of [false, true]) {
-			const result = await send(http, { continueOnFail });
+			const result = await send(https, { continueOnFail });
 			expectNotReportedSent(result, continueOnFail);
 			if (!continueOnFail) expect(result.error?.name).toBe('NodeApiError');
 			// The service's own message is shown, with the key replaced.
 			if (isJson) expect(errorText(result).message).toContain('invalid key *** for this account');
 			expectNoKey(result, SPECIAL_KEY);
 		}
-		expect(http.requests).toHaveLength(2);
+		expect(https.requests).toHaveLength(2);
 	});
 
 	test.each(PATHS)('a JSON 401 over %s: raw key masked', async (_path, service) => {
@@ -105,19 +105,19 @@ describe('the service echoes the key in an error answer', () => {
 	});
 
 	test('a key under 8 characters is masked where it stands alone, not inside a word', async () => {
-		http.answer = () => json(401, { message: 'abcdef is unknown; key abc refused' });
-		const result = await send(http, { apiKey: 'abc' });
+		https.answer = () => json(401, { message: 'abcdef is unknown; key abc refused' });
+		const result = await send(https, { apiKey: 'abc' });
 
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toContain('abcdef is unknown; key *** refused');
 		expectNoKey(result, 'abc');
-		expect(http.requests[0].headers.authorization).toBe('abc');
+		expect(https.requests[0].headers.authorization).toBe('abc');
 	});
 
 	test('a key cut off by the service (its first 14 characters, then …) is masked', async () => {
 		const cut = `${SPECIAL_KEY.slice(0, 14)}…`;
-		http.answer = () => json(500, { message: `upstream refused key ${cut} (truncated)` });
-		const result = await send(http);
+		https.answer = () => json(500, { message: `upstream refused key ${cut} (truncated)` });
+		const result = await send(https);
 
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toContain('***');
@@ -156,14 +156,14 @@ describe('a key that cannot be sent as typed', () => {
 		const result = await runNode({
 			parameters: smsParameters(),
 			items: [{ n: 0 }, { n: 1 }],
-			credentials: { apiKey: 'good-key-part more-key-part', baseUrl: http.url },
+			credentials: { apiKey: 'good-key-part more-key-part', baseUrl: https.url },
 			continueOnFail: true,
 		});
 
 		expectNotReportedSent(result, true, 2);
 		result.output?.forEach((item) => expect(String(item.json.error)).toMatch(/^Credential problem/));
-		expect(http.connections()).toBe(0);
-		expect(http.requests).toHaveLength(0);
+		expect(https.connections()).toBe(0);
+		expect(https.requests).toHaveLength(0);
 	});
 
 	test.each(PATHS)('leading and trailing spaces are trimmed and the key is sent (%s)', async (_path, service) => {

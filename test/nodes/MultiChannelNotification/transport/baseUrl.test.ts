@@ -1,7 +1,7 @@
 /**
- * The two transport paths and the Base URL rules.
- * - A loopback http Base URL is sent by a direct keep-alive client; an https Base URL through
- *   n8n's request helper. Both deliver a send (so this suite does not just fail everything).
+ * The transport path and the Base URL rules.
+ * - An https Base URL is sent through n8n's request helper and delivers (so this suite does not
+ *   just fail everything).
  * - A Base URL ending in /v1 or /v1/ still sends to /v1/sms/notification, never /v1/v1/….
  * - Refused before any connection: user:password in the URL (the password never appears in the
  *   error), any query or fragment (even an empty trailing ? or #), whitespace inside.
@@ -15,12 +15,12 @@ import {
 	SMS_TEXT,
 	SPECIAL_KEY,
 	smsParameters,
-	useBothPaths,
+	useHttpsPath,
 } from '../../../helpers/boundary';
 import { runNode } from '../../../helpers/engine';
 import type { RunNodeResult } from '../../../helpers/engine';
 
-const { http, paths: PATHS } = useBothPaths();
+const { paths: PATHS } = useHttpsPath();
 
 const PASSWORD = 's3cret-Pa55word-77';
 
@@ -101,14 +101,4 @@ describe.each(PATHS)('%s', (_path, service) => {
 		expectNoKey(result, PASSWORD);
 		expectNoKey(result, SPECIAL_KEY);
 	});
-});
-
-test('http: three sends one after another share one keep-alive connection', async () => {
-	const result = await send(http.url, [{ n: 0 }, { n: 1 }, { n: 2 }], { concurrency: 1 });
-
-	expect(result.error).toBeUndefined();
-	expect(result.output?.map((item) => item.json.message)).toEqual(['success', 'success', 'success']);
-	expect(http.requests).toHaveLength(3);
-	// At most one new connection (an earlier test's idle one may be reused).
-	expect(http.connections()).toBeLessThanOrEqual(1);
 });

@@ -15,7 +15,7 @@ import {
 	SPECIAL_KEY,
 	smsParameters,
 	withPeakRss,
-	useBothPaths,
+	useHttpsPath,
 } from '../../../helpers/boundary';
 import type { UsedService } from '../../../helpers/boundary';
 import { runNode } from '../../../helpers/engine';
@@ -30,7 +30,7 @@ const TRICKLE_EVERY_MS = 200;
 const TRICKLED_BODY = '{"message":"success","data":{"id":"slow","marker":"TRICKLE-MARKER"}}';
 const TRICKLE_TOTAL_MS = TRICKLED_BODY.length * TRICKLE_EVERY_MS;
 
-const { paths: PATHS } = useBothPaths();
+const { paths: PATHS } = useHttpsPath();
 
 const figures: Record<string, number> = {};
 

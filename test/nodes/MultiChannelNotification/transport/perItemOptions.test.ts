@@ -13,11 +13,9 @@ import { runNode } from '../../../helpers/engine';
  */
 const TIMEOUT_EXPRESSION = "={{ $json.t ? $json.t.x : $('No Such Node').item.json.x }}";
 
-const http = useHostileService();
-const https = useHostileService({ tls: true });
+const https = useHostileService();
 
 test.each([
-	['http (direct client)', http],
 	['https (n8n request helper)', https],
 ])('a Timeout expression that throws for items 0 and 2 fails only them (%s)', async (_path, service) => {
 	const items = [{ text: 'item-0' }, { text: 'item-1', t: { x: 5000 } }, { text: 'item-2' }, { text: 'item-3', t: { x: 5000 } }];

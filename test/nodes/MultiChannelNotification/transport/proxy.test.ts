@@ -1,7 +1,5 @@
 /**
  * Proxies. With HTTP_PROXY and HTTPS_PROXY set (NO_PROXY unset) to a recording proxy:
- * - a loopback http Base URL goes straight to the service (the direct client never uses a
- *   proxy): the proxy sees no connection at all;
  * - an https Base URL goes through n8n's request helper, which honours n8n's proxy settings: it
  *   tunnels through the proxy with CONNECT, the key stays inside TLS (the proxy never sees it),
  *   and the send succeeds.
@@ -12,8 +10,7 @@ import { runNode } from '../../../helpers/engine';
 import type { RecordingProxy } from '../../../helpers/recordingProxy';
 import { startRecordingProxy, useProxyEnvironment } from '../../../helpers/recordingProxy';
 
-const http = useHostileService();
-const https = useHostileService({ tls: true });
+const https = useHostileService();
 
 let proxy: RecordingProxy;
 let restoreEnvironment: (() => void) | undefined;
@@ -27,18 +24,6 @@ afterEach(async () => {
 	restoreEnvironment?.();
 	restoreEnvironment = undefined;
 	await proxy.stop();
-});
-
-test('a loopback http Base URL reaches the service directly: the proxy sees no connection', async () => {
-	const result = await runNode({ parameters: smsParameters(), credentials: { apiKey: SPECIAL_KEY, baseUrl: http.url } });
-
-	expect({ proxyConnections: proxy.connections(), serviceRequests: http.requests.length }).toEqual({
-		proxyConnections: 0,
-		serviceRequests: 1,
-	});
-	expect(result.error).toBeUndefined();
-	expect(result.output?.[0].json.message).toBe('success');
-	expect(http.requests[0].headers.authorization).toBe(SPECIAL_KEY);
 });
 
 test("an https Base URL is tunnelled through n8n's proxy (CONNECT); the proxy never sees the key", async () => {

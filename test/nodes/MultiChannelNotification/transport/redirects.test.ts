@@ -15,13 +15,12 @@ import { redirectAnswer } from '../../../helpers/hostileService';
 const STATUSES = [301, 302, 303, 307, 308];
 const QUERY = 'token=redirect-secret-5531';
 
-const http = useHostileService();
-const https = useHostileService({ tls: true });
-const httpTarget = useHostileService();
-const httpsTarget = useHostileService({ tls: true });
+const https = useHostileService();
+// Plain http, only as a downgrade target that must see no connection.
+const httpTarget = useHostileService({ insecure: true });
+const httpsTarget = useHostileService();
 
 const PATHS: Array<[string, UsedService, UsedService]> = [
-	['http (direct client)', http, httpTarget],
 	['https (n8n request helper)', https, httpsTarget],
 ];
 
@@ -92,9 +91,9 @@ test('https → http downgrade: not followed, the plain-http server sees no conn
 });
 
 test('a relative Location: not followed, the error names its path', async () => {
-	http.answer = () => redirectAnswer(308, `/moved/sms/notification?${QUERY}`);
-	const result = await send(http);
-	expectRefusedRedirect(result, { status: 308, target: '/moved/sms/notification', first: http, others: [httpTarget] });
+	https.answer = () => redirectAnswer(308, `/moved/sms/notification?${QUERY}`);
+	const result = await send(https);
+	expectRefusedRedirect(result, { status: 308, target: '/moved/sms/notification', first: https, others: [httpsTarget] });
 });
 
 test.each(PATHS)('continue on fail over %s: the redirected item is an error item, never a success', async (_path, first, target) => {
