@@ -1,7 +1,7 @@
 /**
  * `npm run demo:fast` — the quick demo, without installing n8n: starts the sandbox, runs one send
  * of each kind through the built node (dist/) inside n8n's own execution engine (n8n-core's
- * WorkflowExecute, the same harness the tests use), prints what the sandbox received and what the node output,
+ * WorkflowExecute, through harness/workflowRunner.ts as the tests do), prints what the sandbox received and what the node output,
  * and exits 0 only if every send succeeded. `npm run demo` does the same in a real n8n.
  */
 import { mkdtempSync } from 'node:fs';
@@ -66,7 +66,7 @@ const sends: Array<{ title: string; parameters: INodeParameters; items: IDataObj
 
 async function main(): Promise<number> {
 	const { startSandbox } = await import('../sandbox/server');
-	const { createRunNode } = await import('../test/helpers/workflowRunner');
+	const { createWorkflowRunner } = await import('../harness/workflowRunner');
 	// The built package (dist/), as n8n would load it.
 	const dist = join(__dirname, '..', 'dist');
 	const { MultiChannelNotification } = (await import(
@@ -75,7 +75,13 @@ async function main(): Promise<number> {
 	const { MultiChannelNotificationApi } = (await import(
 		join(dist, 'credentials/MultiChannelNotificationApi.credentials.js')
 	)) as typeof import('../credentials/MultiChannelNotificationApi.credentials');
-	const runNode = createRunNode(new MultiChannelNotification(), new MultiChannelNotificationApi());
+	const runNode = createWorkflowRunner({
+		typeName: 'n8n-nodes-multichannel-notification.multiChannelNotification',
+		typeVersion: 1,
+		nodeType: new MultiChannelNotification(),
+		name: 'Multi-Channel Notification',
+	});
+	const credential = new MultiChannelNotificationApi();
 	const sandbox = await startSandbox({ port: 0, startedChats: [RECIPIENT] });
 	console.log(`Sandbox: ${sandbox.url} (API key ${sandbox.apiKey})\n`);
 
@@ -86,7 +92,7 @@ async function main(): Promise<number> {
 			const { output, error } = await runNode({
 				parameters: send.parameters,
 				items: send.items,
-				credentials: { apiKey: sandbox.apiKey, baseUrl: sandbox.url },
+				credentials: { [credential.name]: { type: credential, data: { apiKey: sandbox.apiKey, baseUrl: sandbox.url } } },
 			});
 			const received = sandbox.requests.slice(before);
 			const ok = !error && output?.every((item) => item.json.message === 'success') === true;

@@ -13,8 +13,8 @@ import type { IDataObject, IExecuteFunctions, INodeType, IVersionedNodeType } fr
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { LegInput, LegResult, LegSpec, RepResult } from './common';
-import type { EngineRun } from './engine';
-import { TARGET_NAME } from './engine';
+import type { EngineRun } from '../../harness/workflowRunner';
+import { DEFAULT_NODE_NAME as TARGET_NAME } from '../../harness/workflowRunner';
 import {
 	API_KEY,
 	HTTP_REQUEST_NODE_PATH,
@@ -58,7 +58,7 @@ function checkOutput(output: Array<{ json: IDataObject }> | undefined, error: Er
 
 /** Our node, loaded from the built package (dist/) as n8n would load it. */
 async function ourNode(spec: LegInput['spec']): Promise<Send> {
-	const { createEngineRunner } = await import('./engine');
+	const { createEngineRunner } = await import('../../harness/workflowRunner');
 	const dist = join(REPO_ROOT, 'dist');
 	const { MultiChannelNotification } = (await import(
 		join(dist, 'nodes/MultiChannelNotification/MultiChannelNotification.node.js')
@@ -78,7 +78,7 @@ async function ourNode(spec: LegInput['spec']): Promise<Send> {
 async function httpRequestNode(spec: LegInput['spec'], batching: boolean): Promise<Send> {
 	// A mayFail leg's run is measured as it comes: failures are what it shows.
 	if (spec.mayFail) {
-		const { createEngineRunner } = await import('./engine');
+		const { createEngineRunner } = await import('../../harness/workflowRunner');
 		const { HttpRequest } = (await import(HTTP_REQUEST_NODE_PATH)) as {
 			HttpRequest: new () => INodeType | IVersionedNodeType;
 		};
@@ -90,7 +90,7 @@ async function httpRequestNode(spec: LegInput['spec'], batching: boolean): Promi
 			credentials: { httpHeaderAuth: { data: { name: 'Authorization', value: API_KEY } } },
 		});
 	}
-	const { createEngineRunner } = await import('./engine');
+	const { createEngineRunner } = await import('../../harness/workflowRunner');
 	const { HttpRequest } = (await import(HTTP_REQUEST_NODE_PATH)) as {
 		HttpRequest: new () => INodeType | IVersionedNodeType;
 	};
@@ -121,7 +121,7 @@ function smsBody(item: IDataObject): IDataObject {
  * at a time. No parameters per item, no expressions, no validation.
  */
 async function n8nHelperNode(spec: LegInput['spec']): Promise<Send> {
-	const { createEngineRunner } = await import('./engine');
+	const { createEngineRunner } = await import('../../harness/workflowRunner');
 	const concurrency = spec.concurrency ?? 1;
 	const nodeType: INodeType = {
 		description: {

@@ -175,7 +175,7 @@ async function main(): Promise<void> {
 	// Items per run (expressions cost far more per item), and timed passes after one warm-up pass.
 	const ITEMS = quick ? { literal: 200, expressions: 100 } : { literal: 2000, expressions: 1000 };
 	const PASSES = quick ? 1 : 5;
-	const { createEngineRunner } = await import('./engine');
+	const { createEngineRunner } = await import('../../harness/workflowRunner');
 	const dist = join(REPO_ROOT, 'dist', 'nodes', 'MultiChannelNotification');
 	const { MultiChannelNotification } = (await import(join(dist, 'MultiChannelNotification.node.js'))) as typeof import(
 		'../../nodes/MultiChannelNotification/MultiChannelNotification.node'
@@ -202,7 +202,7 @@ async function main(): Promise<void> {
 				credentials: {
 					multiChannelNotificationApi: {
 						type: new MultiChannelNotificationApi(),
-						data: { apiKey: API_KEY, baseUrl: 'http://127.0.0.1:9' },
+						data: { apiKey: API_KEY, baseUrl: 'https://127.0.0.1:9' },
 					},
 				},
 			});

@@ -850,7 +850,7 @@ ${prepareTable(prepare)}
 ## 2. Throughput through n8n's engine
 
 A workflow of two nodes — a source emitting the items, then the node measured — run by n8n-core's
-\`WorkflowExecute\` (the runner in scripts/bench/engine.ts mirrors test/helpers/workflowRunner.ts).
+\`WorkflowExecute\` (harness/workflowRunner.ts, the runner the tests use too).
 Every item is one SMS send (\`POST /v1/sms/notification\`, \`{ phone_number, message }\`, both taken
 from the item by expression, the API key in the \`Authorization\` header). Items/s = items ÷ the
 measured node's own \`executionTime\` from the run data (what n8n records and shows for the node; the

@@ -1,9 +1,43 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
 import { MultiChannelNotificationApi } from '../../credentials/MultiChannelNotificationApi.credentials';
 import { MultiChannelNotification } from '../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { createRunNode } from './workflowRunner';
+import type { EngineRun } from '../../harness/workflowRunner';
+import { createWorkflowRunner } from '../../harness/workflowRunner';
+import { useDedupStore } from './dedupStore';
 
-export type { RunNodeOptions, RunNodeResult } from './workflowRunner';
-export { NODE_NAME, NODE_TYPE } from './workflowRunner';
+export const NODE_TYPE = 'n8n-nodes-multichannel-notification.multiChannelNotification';
+export const NODE_NAME = 'Multi-Channel Notification';
 
-/** Runs a workflow (input items → our node, from source) through n8n's WorkflowExecute. */
-export const runNode = createRunNode(new MultiChannelNotification(), new MultiChannelNotificationApi());
+export interface RunNodeOptions {
+	/** Our node's parameters (resource, operation, fields). */
+	parameters: INodeParameters;
+	/** Items fed into our node; default one empty item. */
+	items?: IDataObject[];
+	credentials: { apiKey: string; baseUrl: string };
+	/** The node setting On Error → Continue (using regular output). */
+	continueOnFail?: boolean;
+	/** The node setting Retry On Fail with this many tries (n8n waits 1 s between tries). */
+	retryOnFail?: { maxTries: number };
+}
+
+export type RunNodeResult = EngineRun;
+
+const run = createWorkflowRunner({
+	typeName: NODE_TYPE,
+	typeVersion: 1,
+	nodeType: new MultiChannelNotification(),
+	name: NODE_NAME,
+});
+const credentialType = new MultiChannelNotificationApi();
+
+/** Runs a workflow (input items → our node, from source) through n8n's WorkflowExecute (harness/workflowRunner.ts). */
+export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
+	await useDedupStore();
+	return await run({
+		...options,
+		// Items cross a JSON boundary, as they do between n8n nodes.
+		items: JSON.parse(JSON.stringify(options.items ?? [{}])) as IDataObject[],
+		credentials: { [credentialType.name]: { type: credentialType, data: options.credentials } },
+	});
+}

@@ -1,0 +1,165 @@
+/**
+ * The one in-process workflow runner, shared by the tests (test/helpers/engine.ts), the quick
+ * demo (scripts/demo.ts) and the benchmarks (scripts/bench/): a two-node workflow — an
+ * input-items source → the node under test or measured — run by n8n-core's WorkflowExecute, the
+ * engine n8n itself uses. Only what n8n's server would supply is stood in for: the node-type
+ * registry, the credential store (applying a credential's `authenticate` block as n8n's
+ * CredentialsHelper does, by resolving its expressions) and `additionalData`.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+
+import { RunCredentialsHelper } from './credentialsHelper';
+
+const SOURCE_TYPE = 'harness.inputItems';
+const SOURCE_NAME = 'Input Items';
+export const DEFAULT_NODE_NAME = 'Measured Node';
+
+/** Outputs the items of the run it was made for (held in memory, not in a parameter). */
+function inputItemsNode(items: IDataObject[]): INodeType {
+	return {
+		description: {
+			displayName: 'Input Items',
+			name: SOURCE_TYPE,
+			group: ['input'],
+			version: 1,
+			description: 'Outputs the items of the run',
+			defaults: { name: SOURCE_NAME },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [],
+		},
+		// An arrow function: n8n calls execute with its own context as `this`.
+		execute: async () => [items.map((json, index) => ({ json, pairedItem: { item: index } }))],
+	};
+}
+
+export interface CredentialEntry {
+	/** The credential type's class, when it has an `authenticate` block or properties to apply. */
+	type?: ICredentialType;
+	data: ICredentialDataDecryptedObject;
+}
+
+export interface TargetNode {
+	/** Node type name as a workflow stores it, e.g. `n8n-nodes-base.httpRequest`. */
+	typeName: string;
+	typeVersion: number;
+	nodeType: INodeType | IVersionedNodeType;
+	/** The node's name in the workflow (what n8n puts in its errors); default DEFAULT_NODE_NAME. */
+	name?: string;
+}
+
+export interface WorkflowRun {
+	parameters: INodeParameters;
+	items: IDataObject[];
+	/** Credential type name → the credential; the node gets one of each. */
+	credentials: Record<string, CredentialEntry>;
+	/** The node setting On Error → Continue (using regular output). */
+	continueOnFail?: boolean;
+	/** The node setting Retry On Fail with this many tries (n8n waits 1 s between tries). */
+	retryOnFail?: { maxTries: number };
+}
+
+export interface EngineRun {
+	/** The node's first output, or undefined when it failed. */
+	output: INodeExecutionData[] | undefined;
+	/**
+	 * The error the node raised, as the engine stores it: a plain copy whose `name` is the class
+	 * (NodeOperationError, NodeApiError), as n8n itself reads it back.
+	 */
+	error: (Error & { description?: string; httpCode?: string | null; context?: IDataObject }) | undefined;
+	run: IRun;
+}
+
+let executionCounter = 0;
+
+/** A runner for one node type: each call runs the two-node workflow once. */
+export function createWorkflowRunner(target: TargetNode): (options: WorkflowRun) => Promise<EngineRun> {
+	const name = target.name ?? DEFAULT_NODE_NAME;
+	return async (options) => {
+		const nodeTypeMap: Record<string, INodeType | IVersionedNodeType> = {
+			[target.typeName]: target.nodeType,
+			[SOURCE_TYPE]: inputItemsNode(options.items),
+		};
+		const nodeTypes: INodeTypes = {
+			getByName: (type) => nodeTypeMap[type],
+			getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(nodeTypeMap[type], version),
+			getKnownTypes: () => ({}),
+		};
+		const nodes: INode[] = [
+			{ id: 'source', name: SOURCE_NAME, type: SOURCE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'target',
+				name,
+				type: target.typeName,
+				typeVersion: target.typeVersion,
+				position: [200, 0],
+				parameters: options.parameters,
+				credentials: Object.fromEntries(
+					Object.keys(options.credentials).map((type, index) => [type, { id: String(index + 1), name: type }]),
+				),
+				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+				...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries } : {}),
+			},
+		];
+		const connections = {
+			[SOURCE_NAME]: { main: [[{ node: name, type: NodeConnectionTypes.Main, index: 0 }]] },
+		};
+		const workflowData = { id: 'harness', name: 'harness', nodes, connections, active: false };
+		const workflow = new Workflow({ ...workflowData, nodeTypes });
+		const executionId = String(++executionCounter);
+		const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+			...workflowData,
+			activeVersionId: null,
+			isArchived: false,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		});
+		const additionalData = {
+			credentialsHelper: new RunCredentialsHelper(options.credentials),
+			hooks,
+			executionId,
+			currentNodeExecutionIndex: 0,
+			restApiUrl: 'http://127.0.0.1/rest',
+			instanceBaseUrl: 'http://127.0.0.1/',
+			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+			webhookBaseUrl: 'http://127.0.0.1/webhook',
+			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+			variables: {},
+			logAiEvent: () => {},
+		} as unknown as IWorkflowExecuteAdditionalData;
+
+		const run = await new WorkflowExecute(additionalData, 'manual').run({
+			workflow,
+			startNode: workflow.getNode(SOURCE_NAME) ?? undefined,
+		});
+		const task = run.data.resultData.runData[name]?.[0];
+		return {
+			output: task?.data?.main?.[0] ?? undefined,
+			error: (task?.error ?? run.data.resultData.error ?? undefined) as EngineRun['error'],
+			run,
+		};
+	};
+}
+
+/** A runner with the same parameters and credentials every time, for the bench: each call sends `items`. */
+export function createEngineRunner(
+	target: TargetNode & { parameters: INodeParameters; credentials: Record<string, CredentialEntry> },
+): (items: IDataObject[]) => Promise<EngineRun> {
+	const run = createWorkflowRunner(target);
+	return async (items) => await run({ parameters: target.parameters, credentials: target.credentials, items });
+}
