@@ -11,6 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 
+import { ensureRunTls } from '../../sandbox/tls';
 import { N8N_VERSION } from './lib/install';
 import { OWNER } from './lib/n8n';
 import { formatTable, loadExamples, MEDIA_RECIPIENT, runExample, sandboxCredential } from './lib/examples';
@@ -21,6 +22,8 @@ import { startChat, startSandbox } from './lib/sandbox';
 import { launch, printTimings, step } from './lib/stack';
 
 async function main(): Promise<number> {
+	// `npm start` runs it under scripts/with-tls.ts; started by hand, it restarts itself there.
+	await ensureRunTls();
 	const { values } = parseArgs({
 		options: {
 			once: { type: 'boolean', default: false },

@@ -1,9 +1,11 @@
 /**
- * The frame every end-to-end check shares: cleanup handlers, a sandbox, named assertions that
+ * The frame every end-to-end check shares: the run's TLS (a check started by hand restarts itself
+ * under scripts/with-tls.ts's runner), cleanup handlers, an https sandbox, named assertions that
  * are printed as they pass, the elapsed time, and an exit code.
  */
 import { AssertionError } from 'node:assert';
 
+import { ensureRunTls } from '../../../sandbox/tls';
 import type { Sandbox } from './sandbox';
 import { startSandbox } from './sandbox';
 import { installCleanup, liveGroups, stopAll, tail } from './process';
@@ -16,6 +18,10 @@ export interface CheckContext {
 }
 
 export function runCheck(name: string, body: (context: CheckContext) => Promise<void>): void {
+	void ensureRunTls().then(() => startCheck(name, body));
+}
+
+function startCheck(name: string, body: (context: CheckContext) => Promise<void>): void {
 	const started = Date.now();
 	let sandbox: Sandbox | undefined;
 	let passed = 0;

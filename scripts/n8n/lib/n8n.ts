@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
+import { CA_ENV, NO_TLS_MESSAGE, runTlsFiles } from '../../../sandbox/tls';
 import { N8N_BIN, N8N_DIR, n8nVersionEnv } from './install';
 import type { Group } from './process';
 import { cleanEnv, delay, freePort, run, spawnGroup, tail } from './process';
@@ -25,9 +26,20 @@ export interface N8nEnvOptions {
 	extra?: Record<string, string>;
 }
 
-/** Keeps n8n on 127.0.0.1, quiet and offline: no telemetry, banners, templates or update checks. */
+/** The run's CA, so n8n trusts the sandbox's https (Node reads it only when n8n starts). */
+function trustRunCa(): Record<string, string> {
+	const files = runTlsFiles();
+	if (!files) throw new Error(NO_TLS_MESSAGE);
+	return { [CA_ENV]: files.ca };
+}
+
+/**
+ * Keeps n8n on 127.0.0.1, quiet and offline: no telemetry, banners, templates or update checks;
+ * trusting the run's CA (NODE_EXTRA_CA_CERTS) so it reaches the https sandbox.
+ */
 export function n8nEnv({ userFolder, port, brokerPort, extra = {} }: N8nEnvOptions): NodeJS.ProcessEnv {
 	return cleanEnv({
+		...trustRunCa(),
 		N8N_USER_FOLDER: userFolder,
 		N8N_PORT: String(port),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
