@@ -5,6 +5,7 @@ import { MultiChannelNotification } from '../../nodes/MultiChannelNotification/M
 import type { EngineRun } from '../../harness/workflowRunner';
 import { createWorkflowRunner } from '../../harness/workflowRunner';
 import { useDedupStore } from './dedupStore';
+import { checkParameters } from './nodeParameters';
 
 export const NODE_TYPE = 'n8n-nodes-multichannel-notification.multiChannelNotification';
 export const NODE_NAME = 'Multi-Channel Notification';
@@ -31,8 +32,13 @@ const run = createWorkflowRunner({
 });
 const credentialType = new MultiChannelNotificationApi();
 
-/** Runs a workflow (input items → our node, from source) through n8n's WorkflowExecute (harness/workflowRunner.ts). */
+/**
+ * Runs a workflow (input items → our node, from source) through n8n's WorkflowExecute
+ * (harness/workflowRunner.ts). Throws first if a parameter or option name is not in the node's
+ * description (test/helpers/nodeParameters.ts): n8n would silently ignore it.
+ */
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
+	checkParameters(options.parameters);
 	await useDedupStore();
 	return await run({
 		...options,
