@@ -15,14 +15,14 @@ export const SPECIAL_KEY = `Key/with+special&<chars>"'=1234567890`;
 
 export const SMS_TEXT = 'Kode OTP 482913';
 
-/** An SMS send; `options` are merged over strict numbers and a 10 s timeout. */
+/** An SMS send; `options` are merged over strict numbers, no waiting out a 429 and a 10 s timeout. */
 export function smsParameters(options: INodeParameters = {}, message = SMS_TEXT): INodeParameters {
 	return {
 		resource: 'sms',
 		operation: 'send',
 		phoneNumber: '+6281234567890',
 		message,
-		options: { phoneNumberFormat: 'strict', rateLimitRetries: 0, timeout: 10000, ...options },
+		options: { phoneNumberFormat: 'strict', rateLimitMaxWait: 0, timeout: 10000, ...options },
 	};
 }
 
