@@ -94,7 +94,7 @@ function checkPhone(value: unknown, path: string): string | null {
 }
 
 /** Spec, rule "Media URLs use https"; the header image link is held to the same rule. */
-function checkHttpsUrl(value: unknown, path: string): string | null {
+export function checkHttpsUrl(value: unknown, path: string): string | null {
 	if (typeof value !== 'string') return `${path}: must be a string (got ${kindOf(value)})`;
 	if (value.length === 0) return `${path}: must not be empty`;
 	// The URL parser silently trims and re-encodes whitespace; a link with spaces is a client bug.

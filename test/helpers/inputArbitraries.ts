@@ -2,8 +2,8 @@ import fc from 'fast-check';
 
 import { isE164 } from '../../sandbox/validate';
 import { MISSING, PerItem } from './perItem';
-import type { SendKind } from './requestModel';
-import { OPERATION } from './requestModel';
+import type { SendKind } from '../fixtures/sends';
+import { OPERATION } from '../fixtures/sends';
 
 /**
  * fast-check generators for the four sends: valid parameter sets, and invalid values grouped

@@ -17,8 +17,8 @@ import { runNode } from '../helpers/engine';
 import type { LogCapture } from '../helpers/logCapture';
 import { captureLogs, findSecret } from '../helpers/logCapture';
 import { recordFigures } from '../helpers/reliabilityFigures';
-import type { SendKind } from '../helpers/requestModel';
-import { OPERATION, SEND_KINDS } from '../helpers/requestModel';
+import type { SendKind } from '../fixtures/sends';
+import { OPERATION, SEND_KINDS } from '../fixtures/sends';
 
 /** Distinctive, random per run: a match anywhere can only be a leak. */
 const API_KEY = `mcn-live-${randomBytes(20).toString('hex')}`;

@@ -5,10 +5,10 @@
  * on fail on, so each item yields its own error item), and a sample also runs without continue
  * on fail, mixed behind valid items, where the whole run must stop before sending anything.
  *
- * Every generated input is first confirmed invalid independently of the node: by the sandbox's
- * own validator (a second reading of the spec) or, where the node is deliberately stricter than
- * that validator, by the stricter rule itself (a blank required text, a link not starting with
- * https://). Reproduce a run with RELIABILITY_SEED=<seed printed below>.
+ * Every generated input is first confirmed invalid independently of the node, by the spec rule its
+ * category breaks applied to the bad value alone (test/fixtures/specRules.ts; no second
+ * implementation of the node's field-to-body mapping). Reproduce a run with
+ * RELIABILITY_SEED=<seed printed below>.
  */
 import fc from 'fast-check';
 import type { INodeExecutionData, INodeParameters, IPairedItemData } from 'n8n-workflow';
@@ -38,10 +38,21 @@ import {
 	templateValues,
 	wrongCountry,
 } from '../helpers/inputArbitraries';
-import { batchCases, hasValidFallback, MISSING, PerItem, resolve, toWorkflowInput } from '../helpers/perItem';
+import { batchCases, hasValidFallback, MISSING, PerItem, toWorkflowInput } from '../helpers/perItem';
 import { fuzzSeed, recordFigures } from '../helpers/reliabilityFigures';
-import type { SendKind } from '../helpers/requestModel';
-import { OPERATION, requestFor, sandboxVerdict } from '../helpers/requestModel';
+import type { SendKind } from '../fixtures/sends';
+import { OPERATION } from '../fixtures/sends';
+import {
+	breaksCaption,
+	breaksComponents,
+	breaksE164,
+	breaksHttpsLink,
+	breaksMediaType,
+	breaksQuickReplies,
+	breaksRequiredText,
+	breaksSmsNumber,
+	breaksUrlButton,
+} from '../fixtures/specRules';
 import { credentialsFor, useSandbox } from '../helpers/sandbox';
 
 type Params = Record<string, unknown>;
@@ -71,8 +82,6 @@ interface Category {
 	generate(seed: number): { cases: InvalidCase[]; discarded: number };
 }
 
-const isBlank = (value: unknown) => typeof value === 'string' && value.trim() === '';
-const notHttpsLiteral = (value: unknown) => typeof value === 'string' && !/^https:\/\//i.test(value.trim());
 
 function hash(text: string): number {
 	let value = 7;
@@ -88,8 +97,8 @@ function category<B>(spec: {
 	base: fc.Arbitrary<B>;
 	bad: fc.Arbitrary<unknown>;
 	build: (base: B, bad: unknown) => Params;
-	/** A rule of the spec the node applies more strictly than the sandbox does. */
-	stricterRule?: (bad: unknown) => boolean;
+	/** The spec rule the category breaks, checked on the bad value: false = not invalid, discarded. */
+	breaks: (bad: never) => boolean;
 }): Category {
 	return {
 		name: spec.name,
@@ -107,10 +116,7 @@ function category<B>(spec: {
 				for (const bad of fc.sample(spec.bad, { seed: chunkSeed + 1, numRuns: wanted * 2 })) {
 					if (taken === wanted) break;
 					const params = spec.build(base, bad);
-					const invalid =
-						spec.stricterRule?.(bad) === true ||
-						sandboxVerdict(spec.kind, requestFor(spec.kind, resolve(params) as Params)) !== null;
-					if (!invalid) {
+					if (!spec.breaks(bad as never)) {
 						discarded++;
 						continue;
 					}
@@ -149,8 +155,6 @@ const withUrlButton = <T extends TemplateValues>(base: T, bad: unknown): T => {
 	const { index, text } = bad as { index: unknown; text: unknown };
 	return { ...base, urlButton: { index: new PerItem(index), text: new PerItem(text) } };
 };
-const quickReplyStricter = (bad: unknown) => (bad as Array<{ payload: unknown }>).some(({ payload }) => isBlank(payload));
-const urlButtonStricter = (bad: unknown) => isBlank((bad as { text: unknown }).text);
 
 function combinedJsonTree(base: CombinedValues, componentsJson: unknown): Params {
 	return {
@@ -165,35 +169,35 @@ const imageValues = mediaValues.map((values) => ({ ...values, mediaType: 'image'
 
 const CATEGORIES: Category[] = [
 	// SMS → Send
-	category({ name: 'sms: phone number not E.164 (strict)', kind: 'sms', label: 'Phone Number', count: 1200, base: smsValues, bad: badPhoneStrict, build: smsField('phoneNumber', STRICT) }),
-	category({ name: 'sms: phone number not E.164 (default format)', kind: 'sms', label: 'Phone Number', count: 500, base: smsValues, bad: badPhoneAnyFormat, build: smsField('phoneNumber', DEFAULTS) }),
-	category({ name: 'sms: phone number outside +62 (strict)', kind: 'sms', label: 'Phone Number', count: 800, base: smsValues, bad: wrongCountry, build: smsField('phoneNumber', STRICT) }),
-	category({ name: 'sms: phone number outside +62 (default format)', kind: 'sms', label: 'Phone Number', count: 200, base: smsValues, bad: wrongCountry, build: smsField('phoneNumber', DEFAULTS) }),
-	category({ name: 'sms: message empty or not text', kind: 'sms', label: 'Message', count: 600, base: smsValues, bad: badRequiredText, build: smsField('message', STRICT), stricterRule: isBlank }),
+	category({ name: 'sms: phone number not E.164 (strict)', kind: 'sms', label: 'Phone Number', count: 1200, base: smsValues, bad: badPhoneStrict, build: smsField('phoneNumber', STRICT), breaks: breaksE164 }),
+	category({ name: 'sms: phone number not E.164 (default format)', kind: 'sms', label: 'Phone Number', count: 500, base: smsValues, bad: badPhoneAnyFormat, build: smsField('phoneNumber', DEFAULTS), breaks: breaksE164 }),
+	category({ name: 'sms: phone number outside +62 (strict)', kind: 'sms', label: 'Phone Number', count: 800, base: smsValues, bad: wrongCountry, build: smsField('phoneNumber', STRICT), breaks: breaksSmsNumber }),
+	category({ name: 'sms: phone number outside +62 (default format)', kind: 'sms', label: 'Phone Number', count: 200, base: smsValues, bad: wrongCountry, build: smsField('phoneNumber', DEFAULTS), breaks: breaksSmsNumber }),
+	category({ name: 'sms: message empty or not text', kind: 'sms', label: 'Message', count: 600, base: smsValues, bad: badRequiredText, build: smsField('message', STRICT), breaks: breaksRequiredText }),
 	// Chat Message → Send Media
-	category({ name: 'media: To not E.164 (strict)', kind: 'media', label: 'To', count: 500, base: mediaValues, bad: badPhoneStrict, build: mediaField('to', STRICT) }),
-	category({ name: 'media: From not E.164 (default format)', kind: 'media', label: 'From', count: 300, base: mediaValues, bad: badPhoneAnyFormat, build: mediaField('from', DEFAULTS) }),
-	category({ name: 'media: Media URL not an https link', kind: 'media', label: 'Media URL', count: 1300, base: mediaValues, bad: badLink, build: mediaField('mediaUrl', STRICT), stricterRule: notHttpsLiteral }),
-	category({ name: 'media: caption not text', kind: 'media', label: 'Caption', count: 150, base: imageValues, bad: badCaption, build: mediaField('caption', STRICT) }),
-	category({ name: 'media: media type unknown', kind: 'media', label: 'Media Type', count: 150, base: mediaValues, bad: badMediaType, build: mediaField('mediaType', STRICT) }),
+	category({ name: 'media: To not E.164 (strict)', kind: 'media', label: 'To', count: 500, base: mediaValues, bad: badPhoneStrict, build: mediaField('to', STRICT), breaks: breaksE164 }),
+	category({ name: 'media: From not E.164 (default format)', kind: 'media', label: 'From', count: 300, base: mediaValues, bad: badPhoneAnyFormat, build: mediaField('from', DEFAULTS), breaks: breaksE164 }),
+	category({ name: 'media: Media URL not an https link', kind: 'media', label: 'Media URL', count: 1300, base: mediaValues, bad: badLink, build: mediaField('mediaUrl', STRICT), breaks: breaksHttpsLink }),
+	category({ name: 'media: caption not text', kind: 'media', label: 'Caption', count: 150, base: imageValues, bad: badCaption, build: mediaField('caption', STRICT), breaks: breaksCaption }),
+	category({ name: 'media: media type unknown', kind: 'media', label: 'Media Type', count: 150, base: mediaValues, bad: badMediaType, build: mediaField('mediaType', STRICT), breaks: breaksMediaType }),
 	// Chat Message → Send Template
-	category({ name: 'template: To not E.164 (strict)', kind: 'template', label: 'To', count: 400, base: templateValues, bad: badPhoneStrict, build: templateField('to', STRICT) }),
-	category({ name: 'template: From not E.164 (default format)', kind: 'template', label: 'From', count: 200, base: templateValues, bad: badPhoneAnyFormat, build: templateField('from', DEFAULTS) }),
-	category({ name: 'template: template name empty or not text', kind: 'template', label: 'Template Name', count: 300, base: templateValues, bad: badRequiredText, build: templateField('templateName', STRICT), stricterRule: isBlank }),
-	category({ name: 'template: language code empty or not text', kind: 'template', label: 'Language Code', count: 150, base: templateValues, bad: badRequiredText, build: templateField('languageCode', STRICT), stricterRule: isBlank }),
-	category({ name: 'template: language policy empty or not text', kind: 'template', label: 'Language Policy', count: 150, base: templateValues, bad: badRequiredText, build: templateField('languagePolicy', STRICT), stricterRule: isBlank }),
-	category({ name: 'template: body parameter empty or not text', kind: 'template', label: 'Body Parameters', count: 400, base: templateValues, bad: badRequiredText, build: (base, bad) => templateTree(withBodyParameter(base, bad)), stricterRule: isBlank }),
-	category({ name: 'template: header image not an https link', kind: 'template', label: 'Header Image URL', count: 500, base: templateValues, bad: badHeaderLink, build: templateField('header', STRICT), stricterRule: notHttpsLiteral }),
-	category({ name: 'template: quick reply buttons too many, repeated, out of range or empty', kind: 'template', label: 'Quick Reply Buttons', count: 900, base: templateValues, bad: badQuickReplies, build: (base, bad) => templateTree(withQuickReplies(base, bad)), stricterRule: quickReplyStricter }),
-	category({ name: 'template: URL button index or parameter invalid', kind: 'template', label: 'URL Button', count: 400, base: templateValues, bad: badUrlButton, build: (base, bad) => templateTree(withUrlButton(base, bad)), stricterRule: urlButtonStricter }),
-	category({ name: 'template: Components (JSON) wrong', kind: 'template', label: 'Components (JSON)', count: 1500, base: templateValues, bad: badComponentsJson, build: (base, bad) => templateJsonTree(base, new PerItem(bad, JSON.stringify(componentsOf(base)))) }),
+	category({ name: 'template: To not E.164 (strict)', kind: 'template', label: 'To', count: 400, base: templateValues, bad: badPhoneStrict, build: templateField('to', STRICT), breaks: breaksE164 }),
+	category({ name: 'template: From not E.164 (default format)', kind: 'template', label: 'From', count: 200, base: templateValues, bad: badPhoneAnyFormat, build: templateField('from', DEFAULTS), breaks: breaksE164 }),
+	category({ name: 'template: template name empty or not text', kind: 'template', label: 'Template Name', count: 300, base: templateValues, bad: badRequiredText, build: templateField('templateName', STRICT), breaks: breaksRequiredText }),
+	category({ name: 'template: language code empty or not text', kind: 'template', label: 'Language Code', count: 150, base: templateValues, bad: badRequiredText, build: templateField('languageCode', STRICT), breaks: breaksRequiredText }),
+	category({ name: 'template: language policy empty or not text', kind: 'template', label: 'Language Policy', count: 150, base: templateValues, bad: badRequiredText, build: templateField('languagePolicy', STRICT), breaks: breaksRequiredText }),
+	category({ name: 'template: body parameter empty or not text', kind: 'template', label: 'Body Parameters', count: 400, base: templateValues, bad: badRequiredText, build: (base, bad) => templateTree(withBodyParameter(base, bad)), breaks: breaksRequiredText }),
+	category({ name: 'template: header image not an https link', kind: 'template', label: 'Header Image URL', count: 500, base: templateValues, bad: badHeaderLink, build: templateField('header', STRICT), breaks: breaksHttpsLink }),
+	category({ name: 'template: quick reply buttons too many, repeated, out of range or empty', kind: 'template', label: 'Quick Reply Buttons', count: 900, base: templateValues, bad: badQuickReplies, build: (base, bad) => templateTree(withQuickReplies(base, bad)), breaks: breaksQuickReplies }),
+	category({ name: 'template: URL button index or parameter invalid', kind: 'template', label: 'URL Button', count: 400, base: templateValues, bad: badUrlButton, build: (base, bad) => templateTree(withUrlButton(base, bad)), breaks: breaksUrlButton }),
+	category({ name: 'template: Components (JSON) wrong', kind: 'template', label: 'Components (JSON)', count: 1500, base: templateValues, bad: badComponentsJson, build: (base, bad) => templateJsonTree(base, new PerItem(bad, JSON.stringify(componentsOf(base)))), breaks: breaksComponents }),
 	// Combined Notification → Send with Failover
-	category({ name: 'combined: To not E.164 (strict)', kind: 'combined', label: 'To', count: 200, base: combinedValues, bad: badPhoneStrict, build: combinedField('to', STRICT) }),
-	category({ name: 'combined: quick reply buttons invalid', kind: 'combined', label: 'Quick Reply Buttons', count: 300, base: combinedValues, bad: badQuickReplies, build: (base, bad) => combinedTree(withQuickReplies(base, bad)), stricterRule: quickReplyStricter }),
-	category({ name: 'combined: Components (JSON) wrong', kind: 'combined', label: 'Components (JSON)', count: 200, base: combinedValues, bad: badComponentsJson, build: (base, bad) => combinedJsonTree(base, new PerItem(bad, JSON.stringify(componentsOf(base)))) }),
-	category({ name: 'combined: SMS phone number not E.164 (strict)', kind: 'combined', label: 'SMS Phone Number', count: 300, base: combinedValues, bad: badPhoneStrict, build: combinedField('smsPhoneNumber', STRICT) }),
-	category({ name: 'combined: SMS phone number outside +62 (strict)', kind: 'combined', label: 'SMS Phone Number', count: 300, base: combinedValues, bad: wrongCountry, build: combinedField('smsPhoneNumber', STRICT) }),
-	category({ name: 'combined: SMS message empty or not text', kind: 'combined', label: 'SMS Message', count: 200, base: combinedValues, bad: badRequiredText, build: combinedField('smsMessage', STRICT), stricterRule: isBlank }),
+	category({ name: 'combined: To not E.164 (strict)', kind: 'combined', label: 'To', count: 200, base: combinedValues, bad: badPhoneStrict, build: combinedField('to', STRICT), breaks: breaksE164 }),
+	category({ name: 'combined: quick reply buttons invalid', kind: 'combined', label: 'Quick Reply Buttons', count: 300, base: combinedValues, bad: badQuickReplies, build: (base, bad) => combinedTree(withQuickReplies(base, bad)), breaks: breaksQuickReplies }),
+	category({ name: 'combined: Components (JSON) wrong', kind: 'combined', label: 'Components (JSON)', count: 200, base: combinedValues, bad: badComponentsJson, build: (base, bad) => combinedJsonTree(base, new PerItem(bad, JSON.stringify(componentsOf(base)))), breaks: breaksComponents }),
+	category({ name: 'combined: SMS phone number not E.164 (strict)', kind: 'combined', label: 'SMS Phone Number', count: 300, base: combinedValues, bad: badPhoneStrict, build: combinedField('smsPhoneNumber', STRICT), breaks: breaksE164 }),
+	category({ name: 'combined: SMS phone number outside +62 (strict)', kind: 'combined', label: 'SMS Phone Number', count: 300, base: combinedValues, bad: wrongCountry, build: combinedField('smsPhoneNumber', STRICT), breaks: breaksSmsNumber }),
+	category({ name: 'combined: SMS message empty or not text', kind: 'combined', label: 'SMS Message', count: 200, base: combinedValues, bad: badRequiredText, build: combinedField('smsMessage', STRICT), breaks: breaksRequiredText }),
 ];
 
 function shorten(value: unknown, max = 160): string {

@@ -11,7 +11,7 @@ import type { Fault, Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import { runNode } from '../helpers/engine';
 import { recordFigures } from '../helpers/reliabilityFigures';
-import { OPERATION } from '../helpers/requestModel';
+import { OPERATION } from '../fixtures/sends';
 
 const ITEMS = 10_000;
 const API_KEY = 'load-test-key-7c1d';
