@@ -19,7 +19,8 @@ const items = (count: number) =>
 
 describe('Concurrency and batches', () => {
 	test.each([1, 5, 20])('concurrency %i: in flight at most that many; output in input order, paired', async (concurrency) => {
-		sandbox().setLatency(40);
+		// Long enough for every request of a full window to be open at once, TLS handshakes included.
+		sandbox().setLatency(400);
 		const { output, error } = await runNode({
 			parameters: bulkSms({ concurrency }),
 			items: items(30),
