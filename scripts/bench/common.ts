@@ -30,7 +30,7 @@ export const SMS_PATH = '/v1/sms/notification';
  * node: our node in n8n's engine; httpNode / httpNodeBatching: n8n's HTTP Request node at its
  * defaults / with its batching option; n8nHelper: a bare node that only sends ready-made bodies
  * through n8n-core's httpRequestWithAuthentication, as our transport does (no expressions, no
- * validation: the ceiling for any node built on n8n's helpers); raw: node:http with a keep-alive
+ * validation: the ceiling for any node built on n8n's helpers); raw: node:https with a keep-alive
  * agent (the ceiling); rawNoKeepAlive: the same loop with a new agent per request, as n8n-core's
  * request helper does; rawFetch: the same loop over the runtime's global `fetch` (the only client
  * a community node may use itself: the ceiling for this node's direct client). The last four are

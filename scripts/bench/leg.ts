@@ -6,7 +6,7 @@
  * process and samples RSS every 20 ms from just before it starts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 
 import type { IDataObject, IExecuteFunctions, INodeType, IVersionedNodeType } from 'n8n-workflow';
@@ -180,7 +180,7 @@ async function n8nHelperNode(spec: LegInput['spec']): Promise<Send> {
 }
 
 /**
- * The ceiling: node:http with one keep-alive agent, `concurrency` requests in flight, the same
+ * The ceiling: node:https with one keep-alive agent, `concurrency` requests in flight, the same
  * bodies. With `keepAlive` false every request gets a new agent (a new connection), as n8n-core's
  * request helper does.
  */

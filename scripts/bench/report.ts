@@ -866,7 +866,7 @@ bench within about 15 minutes (the legs the targets compare ran ${facts.reps} ti
   with two body parameters, authentication "Generic Credential Type" → Header Auth (Authorization);
   at its defaults, and with Options → Batching of ${HTTP_BATCH.batchSize} items every ${HTTP_BATCH.batchInterval} ms (a fixed rate of
   ${int((HTTP_BATCH.batchSize * 1000) / HTTP_BATCH.batchInterval)} items/s whatever the latency, so it runs at 1,000 items only).
-- **raw keep-alive client**: node:http with one keep-alive Agent and as many workers as the
+- **raw keep-alive client**: node:https with one keep-alive Agent and as many workers as the
   concurrency, same bodies, JSON-parsing each answer: the ceiling for that concurrency.
 - **n8n's request helper alone**: a bare node in the same engine that POSTs ready-made bodies through
   n8n-core's \`httpRequestWithAuthentication\` with the same request options and worker pool as this

@@ -34,7 +34,7 @@ runCheck('credential check', async ({ sandbox, expect }) => {
 	});
 
 	await step('service not reachable', async () => {
-		const nowhere = `http://127.0.0.1:${await freePort()}`;
+		const nowhere = `https://127.0.0.1:${await freePort()}`;
 		const verdict = await stack.client.testCredential({ ...credential, data: { ...credential.data, baseUrl: nowhere } });
 		expect(verdict.status === 'Error', `nothing listening at the Base URL → Error ("${verdict.message}")`, verdict);
 	});
