@@ -136,7 +136,7 @@ describe('other answers', () => {
 
 	test('nothing listening: Error naming the cause', async () => {
 		const port = await closedPort();
-		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: `http://127.0.0.1:${port}` });
+		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: `https://127.0.0.1:${port}` });
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/ECONNREFUSED|nothing (is )?listening/i);

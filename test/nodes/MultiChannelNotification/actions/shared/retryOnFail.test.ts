@@ -92,7 +92,7 @@ describe('Retry On Fail', () => {
 		const result = await runNode({
 			parameters: parameters(),
 			items: items.slice(0, 1),
-			credentials: { ...credentialsFor(sandbox()), baseUrl: `http://127.0.0.1:${closed}` },
+			credentials: { ...credentialsFor(sandbox()), baseUrl: `https://127.0.0.1:${closed}` },
 		});
 		expect(result.error?.message).toContain('Could not reach the service');
 		expect(result.error?.description).toContain('Nothing was sent for this item.');
