@@ -545,9 +545,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		seq++;
 		inFlight++;
 		maxInFlight = Math.max(maxInFlight, inFlight);
-		res.once('close', () => {
-			inFlight--;
-		});
+		// Open until answered ('finish') or given up ('close'): over https with `Connection: close`,
+		// 'close' waits for the TLS teardown and would count a finished request into the next one.
+		let open = true;
+		const settle = () => {
+			if (open) inFlight--;
+			open = false;
+		};
+		res.once('finish', settle);
+		res.once('close', settle);
 		const record: RecordedRequest = {
 			seq,
 			receivedAt: Date.now(),
