@@ -136,11 +136,11 @@ describe("the credential's Base URL", () => {
 		['https://api.example.com', true],
 		['https://api.example.com/', true],
 		['HTTPS://API.EXAMPLE.COM', true],
-		['http://127.0.0.1:8787', true],
-		['http://127.8.9.10', true],
-		['http://localhost:8787', true],
-		['HTTP://LOCALHOST', true],
-		['http://[::1]:8787', true],
+		['http://127.0.0.1:8787', false],
+		['http://127.8.9.10', false],
+		['http://localhost:8787', false],
+		['HTTP://LOCALHOST', false],
+		['http://[::1]:8787', false],
 		['http://example.com', false],
 		['http://10.255.255.1:9', false],
 		['http://192.168.1.10', false],
@@ -175,6 +175,8 @@ describe("the credential's Base URL", () => {
 			'http://example.com',
 			'http://10.255.255.1:9',
 			...(external ? [`http://${external}:${listener.port}`] : []),
+			// Plain http is refused even to this machine: the listener itself sees no connection.
+			`http://127.0.0.1:${listener.port}`,
 			`ftp://127.0.0.1:${listener.port}`,
 		];
 
