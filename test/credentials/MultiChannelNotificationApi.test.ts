@@ -70,9 +70,9 @@ describe('Multi-Channel Notification API credential', () => {
 	});
 
 	test('a Base URL with no service behind it fails clearly', async () => {
-		const result = await testCredential({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1' });
+		const result = await testCredential({ apiKey: 'k', baseUrl: 'https://127.0.0.1:1' });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Could not reach the service at http:\/\/127\.0\.0\.1:1/);
+		expect(result.message).toMatch(/^Could not reach the service at https:\/\/127\.0\.0\.1:1/);
 	});
 
 	test('a trailing slash on the Base URL is tolerated by the node', async () => {
