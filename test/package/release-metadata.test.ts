@@ -55,7 +55,7 @@ describe('package.json', () => {
 		expect(packageJson.keywords).toContain('n8n-community-node-package');
 		expect(packageJson.license).toBe('MIT');
 		expect(packageJson.author).toBeDefined();
-		expect(packageJson.engines).toEqual({ node: '>=20.15' });
+		expect(packageJson.engines).toEqual({ node: '>=20.19' });
 		expect(packageJson.publishConfig).toEqual({ access: 'public', provenance: true });
 	});
 
