@@ -94,12 +94,14 @@ setsid bash -c '
 background_installs=$!
 trap 'kill -- -"${background_installs}" 2>/dev/null || true; rm -rf "${background_logs}"' EXIT
 
-# Waits for one background install and prints its log; fails if the install failed.
+# Waits for one background install (at most INSTALL_TIMEOUT seconds) and prints its log; fails
+# if the install failed, stopped or did not finish in time.
 await_install() {
 	local version="$1"
+	local deadline=$((SECONDS + ${INSTALL_TIMEOUT:-2400}))
 	while [[ ! -f "${background_logs}/${version}.status" ]]; do
-		if ! kill -0 "${background_installs}" 2>/dev/null && [[ ! -f "${background_logs}/${version}.status" ]]; then
-			echo "the background install of n8n ${version} stopped without finishing"
+		if { ! kill -0 "${background_installs}" 2>/dev/null || ((SECONDS > deadline)); } && [[ ! -f "${background_logs}/${version}.status" ]]; then
+			echo "the background install of n8n ${version} did not finish"
 			cat "${background_logs}/${version}.log" 2>/dev/null || true
 			return 1
 		fi
