@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 
 import type { FieldLabels } from './common';
+import { SMS_COUNTRY_RULE, smsPhoneNumberWith } from './common';
 import { smsFields } from './sms.schema';
 import { TEMPLATE_LABELS, templateChecks, templateFields, toTemplateMessage } from './template.schema';
 
@@ -16,8 +17,15 @@ export const COMBINED_LABELS = {
 	smsMessage: { label: 'SMS Message' },
 } satisfies FieldLabels;
 
+// SMS Phone Number copies To unless the user sets it, so a refused number names where it came from.
+export const FAILOVER_SMS_COUNTRY_RULE = `${SMS_COUNTRY_RULE}. It is the To number unless you set another one: put a +62 number in SMS Phone Number`;
+
 export const combinedSendSchema = z
-	.object({ ...templateFields, smsPhoneNumber: smsFields.phoneNumber, smsMessage: smsFields.message })
+	.object({
+		...templateFields,
+		smsPhoneNumber: smsPhoneNumberWith(FAILOVER_SMS_COUNTRY_RULE),
+		smsMessage: smsFields.message,
+	})
 	.check(templateChecks)
 	.transform((input) => ({
 		chat: toTemplateMessage(input),

@@ -15,7 +15,7 @@ import { z } from 'zod/v4';
  */
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
 export const E164_RULE =
-	'must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890)';
+	'must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890)';
 
 /** Spec: Limits → Allowed country code for SMS is +62 only. */
 export const SMS_COUNTRY_PREFIX = '+62';
@@ -23,7 +23,17 @@ export const SMS_COUNTRY_RULE =
 	'must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now)';
 
 export const REQUIRED_RULE = 'is required and must not be empty';
-export const HTTPS_RULE = 'must be a valid https:// URL';
+export const HTTPS_RULE = 'must be a full https:// link (e.g. https://example.com/photo.jpg)';
+
+/** The https rule, phrased for the value given: what to change, not only what is wrong. */
+export function httpsRuleFor(value: unknown): string {
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (/^http:\/\//i.test(text)) return 'must use https://, not http:// (the service only fetches https links)';
+	if (text !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(text)) {
+		return `must be a full link starting with https:// — e.g. https://${text.replace(/^\/+/, '')}`;
+	}
+	return HTTPS_RULE;
+}
 
 const NOT_BLANK = /\S/;
 export const requiredText = z.string().refine((value) => NOT_BLANK.test(value), { error: REQUIRED_RULE });
@@ -31,10 +41,13 @@ export const requiredText = z.string().refine((value) => NOT_BLANK.test(value), 
 export const e164PhoneNumber = z.string().regex(E164_PATTERN, { error: E164_RULE });
 
 // The country is judged only on a well-formed number, so one mistake gives one message.
-export const smsPhoneNumber = e164PhoneNumber.refine(
-	(value) => !E164_PATTERN.test(value) || value.startsWith(SMS_COUNTRY_PREFIX),
-	{ error: SMS_COUNTRY_RULE },
-);
+export function smsPhoneNumberWith(countryRule: string) {
+	return e164PhoneNumber.refine((value) => !E164_PATTERN.test(value) || value.startsWith(SMS_COUNTRY_PREFIX), {
+		error: countryRule,
+	});
+}
+
+export const smsPhoneNumber = smsPhoneNumberWith(SMS_COUNTRY_RULE);
 
 /** Spec: media links and the header image link use https. */
 const HTTPS_LINK = /^https:\/\/\S+$/i;
@@ -44,7 +57,7 @@ export function isHttpsUrl(value: string): boolean {
 	return HTTPS_LINK.test(value) && URL.canParse(value);
 }
 
-export const httpsUrl = z.string().refine(isHttpsUrl, { error: HTTPS_RULE });
+export const httpsUrl = z.string().refine(isHttpsUrl, { error: (issue) => httpsRuleFor(issue.input) });
 
 /**
  * How the fields of one request are named in the editor, keyed by the node parameter the
@@ -64,6 +77,8 @@ export interface FieldLabel {
 	leaf?: string;
 	entry?: string;
 	parts?: Record<string, string>;
+	/** Names one entry of a list field from its position, when `entry` + number does not fit ("{{2}}"). */
+	entryLabel?: (position: number) => string;
 	json?: boolean;
 }
 export type FieldLabels = Record<string, FieldLabel>;
