@@ -11,6 +11,13 @@ import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import { recipientField, senderField } from '../shared/template/fields';
 import { nodeOf } from '../../helpers/errors';
 
+const MEDIA_URL_EXAMPLES: Record<(typeof MEDIA_TYPES)[number], string> = {
+	image: 'https://example.com/images/photo.jpg',
+	video: 'https://example.com/videos/clip.mp4',
+	audio: 'https://example.com/audio/message.mp3',
+	document: 'https://example.com/files/invoice.pdf',
+};
+
 const mediaFields: INodeProperties[] = [
 	{
 		displayName: LABELS.mediaType.label,
@@ -20,15 +27,19 @@ const mediaFields: INodeProperties[] = [
 		default: 'image',
 		description: 'Kind of file to send',
 	},
-	{
-		displayName: LABELS.mediaUrl.label,
-		name: 'mediaUrl',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'https://example.com/files/invoice.pdf',
-		description: 'Public https link to the file',
-	},
+	// One Media URL per type, so the example link fits the kind of file chosen.
+	...MEDIA_TYPES.map(
+		(type): INodeProperties => ({
+			displayName: LABELS.mediaUrl.label,
+			name: 'mediaUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: MEDIA_URL_EXAMPLES[type],
+			displayOptions: { show: { mediaType: [type] } },
+			description: `Public https link to the ${type === 'document' ? 'document' : `${type} file`}`,
+		}),
+	),
 	{
 		displayName: LABELS.caption.label,
 		name: 'caption',

@@ -47,9 +47,10 @@ export const optionsField: INodeProperties = {
 			displayName: 'Dry Run',
 			name: 'dryRun',
 			type: 'boolean',
-			default: false,
+			// On when added: a user who adds Dry Run means "don't send". Absent means off.
+			default: true,
 			description:
-				'Whether to check each item and output the exact request that would be sent (method, URL, body; the key masked) without sending anything',
+				'Whether to check each item and output the exact request that would be sent (method, URL, body; the key masked) without sending anything. Turn off, or remove the option, to send.',
 		},
 		{
 			displayName: 'Phone Number Format',
