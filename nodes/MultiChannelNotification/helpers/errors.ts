@@ -75,8 +75,23 @@ export function formatProblem({ field, rule, value }: Problem): string {
 	return value === undefined ? `${field} ${rule}` : `${field} ${rule} — got ${value}`;
 }
 
+/**
+ * A title that fits: cut at a word, and before an aside in brackets that would be left open
+ * ("… +62 (SMS can on…" reads as a broken sentence; "… +62…" does not). The full text is in
+ * the description.
+ */
+export function titleText(text: string, max = MAX_TITLE): string {
+	if (text.length <= max) return text;
+	let cut = text.slice(0, max - 1);
+	const open = cut.lastIndexOf('(');
+	if (open > max / 2 && cut.indexOf(')', open) === -1) cut = cut.slice(0, open);
+	const space = cut.lastIndexOf(' ');
+	if (space > max / 2 && !/\s$/.test(cut)) cut = cut.slice(0, space);
+	return `${cut.replace(/[\s,:;—–-]+$/, '')}…`;
+}
+
 function title(itemIndex: number, text: string): string {
-	return shorten(`Item ${itemIndex}: ${text}`, MAX_TITLE);
+	return titleText(`Item ${itemIndex}: ${text}`);
 }
 
 /**
@@ -85,7 +100,8 @@ function title(itemIndex: number, text: string): string {
  */
 export function inputError(node: INode, itemIndex: number, problems: Problem[]): NodeOperationError {
 	const lines = problems.map(formatProblem);
-	const fields = [...new Set(problems.map((problem) => problem.field))];
+	// The fields as the panel's top level names them; the description has the full paths.
+	const fields = [...new Set(problems.map((problem) => problem.field.split(' → ')[0].split(' at [')[0]))];
 	const headline =
 		problems.length === 1 ? lines[0] : `${problems.length} problems (${fields.join(', ')})`;
 	const error = new NodeOperationError(node, title(itemIndex, headline), {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { forErrorPanel } from '../../helpers/errorPanel';
 import { asNodeError, nodeOf, problemsOf } from '../../helpers/errors';
 
 /**
@@ -79,6 +80,6 @@ export class Outcomes {
 		if (this.sent.length > 0) {
 			failure.description = `${failure.description ?? ''}\nItems already sent in this run: ${ranges(this.sent)}. Do not send them again when you re-run (or set Options → Send Once Per Key).`.trim();
 		}
-		throw failure;
+		throw forErrorPanel(failure);
 	}
 }

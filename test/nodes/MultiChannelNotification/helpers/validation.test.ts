@@ -47,7 +47,7 @@ describe('parseOrThrow', () => {
 	test('one problem: the title names it (at most 80 characters), the description has it whole', () => {
 		const error = thrown(() => parseOrThrow(node, smsSendSchema, { phoneNumber: '+14155552671', message: 'Hi' }, 3, SMS_LABELS));
 		expect(error.context.itemIndex).toBe(3);
-		expect(error.message).toBe('Item 3: Phone Number must be an Indonesian number starting with +62 (SMS can on…');
+		expect(error.message).toBe('Item 3: Phone Number must be an Indonesian number starting with +62…');
 		expect(error.message.length).toBeLessThanOrEqual(MAX_TITLE);
 		expect(error.description).toBe(
 			'• Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+14155552671"\nNothing was sent for this item.',
