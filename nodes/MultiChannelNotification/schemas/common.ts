@@ -79,6 +79,8 @@ export interface FieldLabel {
 	parts?: Record<string, string>;
 	/** Names one entry of a list field from its position, when `entry` + number does not fit ("{{2}}"). */
 	entryLabel?: (position: number) => string;
+	/** The key of an entry in the node's parameters, when it is not its position (a resource mapper's field id). */
+	entryKey?: (position: number) => string;
 	json?: boolean;
 }
 export type FieldLabels = Record<string, FieldLabel>;

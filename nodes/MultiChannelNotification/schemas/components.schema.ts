@@ -10,9 +10,14 @@ import { isObject, withComponentDefaults } from './componentDefaults';
 
 export const MAX_QUICK_REPLIES = 3;
 export const QUICK_REPLY_INDEXES = ['0', '1', '2'] as const;
+/** A quick reply's Index left to the node: the lowest position no other button uses, in list order. */
+export const NEXT_FREE_INDEX = 'auto';
 
 // Spec: Limits → 3 quick reply buttons at most, index values 0 to 2.
 export const quickReplyIndex = z.enum(QUICK_REPLY_INDEXES, {
+	error: 'must be 0, 1 or 2 (a template has at most 3 quick reply buttons)',
+});
+export const quickReplyIndexOrNext = z.enum([NEXT_FREE_INDEX, ...QUICK_REPLY_INDEXES], {
 	error: 'must be 0, 1 or 2 (a template has at most 3 quick reply buttons)',
 });
 // Spec: a URL button's index is the string position of the button.
@@ -98,7 +103,8 @@ export function checkButtons(
 	}
 	const used = new Set<unknown>();
 	for (const { index, path } of buttons) {
-		if (typeof index !== 'string') continue;
+		// An unresolved Next Free Position means more than 3 buttons: reported above.
+		if (typeof index !== 'string' || index === NEXT_FREE_INDEX) continue;
 		if (used.has(index)) {
 			ctx.addIssue({
 				code: 'custom',

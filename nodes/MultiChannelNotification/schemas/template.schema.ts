@@ -4,7 +4,14 @@ import { placeholderNumbers } from '../helpers/templateContent';
 import type { FieldLabels } from './common';
 import { CHAT_NUMBER_LABELS, e164PhoneNumber, httpsUrl, requiredText } from './common';
 import type { Context, TemplateComponent } from './components.schema';
-import { checkButtons, componentsJsonSchema, quickReplyIndex, urlButtonIndex } from './components.schema';
+import {
+	checkButtons,
+	componentsJsonSchema,
+	NEXT_FREE_INDEX,
+	QUICK_REPLY_INDEXES,
+	quickReplyIndexOrNext,
+	urlButtonIndex,
+} from './components.schema';
 import { isObject } from './componentDefaults';
 
 /**
@@ -25,6 +32,12 @@ export const TEMPLATE_LABELS = {
 	languageCode: { label: 'Language Code' },
 	languagePolicy: { label: 'Language Policy', at: ['options', 'languagePolicy'] },
 	bodyParameters: { label: 'Body Parameters', at: ['bodyParameters', 'parameter'], leaf: 'text', entry: 'Parameter' },
+	placeholderValues: {
+		label: 'Placeholder Values',
+		at: ['placeholderValues', 'value'],
+		entryLabel: (position: number) => `{{${position + 1}}}`,
+		entryKey: (position: number) => String(position + 1),
+	},
 	headerImageUrl: { label: 'Header Image URL' },
 	quickReplyButtons: {
 		label: 'Quick Reply Buttons',
@@ -47,10 +60,18 @@ export const templateFields = {
 	languagePolicy: requiredText,
 	/** Optional check text; not sent. */
 	templateContent: z.string().optional(),
+	/**
+	 * Whether Template Content is set to Expression in the editor (n8n switches a field to
+	 * Expression when text with {{ }} is pasted into it empty): its placeholders were then
+	 * evaluated by n8n before the node read the text. Not sent.
+	 */
+	templateContentIsExpression: z.boolean().optional(),
 	// Fields mode.
 	headerImageUrl: httpsUrl.optional(),
+	/** One value per placeholder of Template Content, {{1}} first (the editor's one input per placeholder). */
+	placeholderValues: z.array(requiredText).optional(),
 	bodyParameters: z.array(requiredText).optional(),
-	quickReplyButtons: z.array(z.object({ index: quickReplyIndex, payload: requiredText })).optional(),
+	quickReplyButtons: z.array(z.object({ index: quickReplyIndexOrNext, payload: requiredText })).optional(),
 	urlButton: z.object({ index: urlButtonIndex, text: requiredText }).optional(),
 	// JSON mode.
 	componentsJson: componentsJsonSchema.optional(),
@@ -60,9 +81,30 @@ type TemplateInput = z.output<z.ZodObject<typeof templateFields>>;
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
+/** Fields mode's body values: one input per placeholder when used, else the free list. */
+function fieldBodyValues(input: Partial<TemplateInput>): string[] {
+	return (input.placeholderValues?.length ?? 0) > 0 ? (input.placeholderValues ?? []) : (input.bodyParameters ?? []);
+}
+
+/**
+ * The quick replies' positions with Next Free Position resolved: in list order, each takes the
+ * lowest position that no button (quick reply or URL) has by choice. Positions given by choice
+ * are kept as they are, so a clash between them is still reported.
+ */
+export function resolveQuickReplyIndexes(indexes: readonly unknown[], urlButtonIndex?: unknown): unknown[] {
+	const taken = new Set<unknown>([...indexes.filter((index) => index !== NEXT_FREE_INDEX), urlButtonIndex]);
+	return indexes.map((index) => {
+		if (index !== NEXT_FREE_INDEX) return index;
+		const free = QUICK_REPLY_INDEXES.find((position) => !taken.has(position));
+		if (free === undefined) return index;
+		taken.add(free);
+		return free;
+	});
+}
+
 /** The body parameters the send carries, from whichever mode the item uses. */
 function bodyValues(input: Partial<TemplateInput>): unknown[] | undefined {
-	if (input.componentsJson === undefined) return input.bodyParameters ?? [];
+	if (input.componentsJson === undefined) return fieldBodyValues(input);
 	if (!Array.isArray(input.componentsJson)) return undefined;
 	const body = input.componentsJson.find((component) => isObject(component) && component.type === 'body');
 	return isObject(body) && Array.isArray(body.parameters) ? body.parameters : undefined;
@@ -96,6 +138,12 @@ function readPlaceholders(content: string): { highest: number; problem?: string 
 	return lastReading;
 }
 
+/** The fields already refused in this parse (zod's check context carries the issues so far). */
+function issuesSoFar(ctx: Context): PropertyKey[] {
+	const issues = (ctx as { issues?: Array<{ path?: PropertyKey[] }> }).issues;
+	return Array.isArray(issues) ? issues.map((issue) => issue.path?.[0]).filter((key) => key !== undefined) : [];
+}
+
 /**
  * Spec: placeholders are written {{1}}, {{2}}, … and the parameters follow their numbers, so a
  * Template Content (when given) must number them 1…N without gaps and the send must carry
@@ -103,18 +151,35 @@ function readPlaceholders(content: string): { highest: number; problem?: string 
  */
 function checkTemplate(input: Partial<TemplateInput>, ctx: Context): void {
 	if ((input.quickReplyButtons?.length ?? 0) > 0 || isObject(input.urlButton)) {
+		const quickReplies = input.quickReplyButtons ?? [];
+		const indexes = resolveQuickReplyIndexes(
+			quickReplies.map((button) => button?.index),
+			isObject(input.urlButton) ? input.urlButton.index : undefined,
+		);
 		checkButtons(
 			ctx,
 			[
-				...(input.quickReplyButtons ?? []).map((button, position) => ({
+				...quickReplies.map((_button, position) => ({
 					quickReply: true,
-					index: button?.index,
+					index: indexes[position],
 					path: ['quickReplyButtons', position],
 				})),
 				...(isObject(input.urlButton) ? [{ quickReply: false, index: input.urlButton.index, path: ['urlButton'] }] : []),
 			],
 			['quickReplyButtons'],
 		);
+	}
+	if ((input.placeholderValues?.length ?? 0) > 0 && (input.bodyParameters?.length ?? 0) > 0) {
+		ctx.addIssue({
+			code: 'custom',
+			path: ['bodyParameters'],
+			input: input.bodyParameters,
+			message: `must be empty when Placeholder Values are filled in (got ${plural(
+				input.bodyParameters?.length ?? 0,
+				'entry',
+				'entries',
+			)}): remove them, the list is for templates entered without their text`,
+		});
 	}
 	if (typeof input.templateContent !== 'string') return;
 	const { highest, problem } = readPlaceholders(input.templateContent);
@@ -124,17 +189,38 @@ function checkTemplate(input: Partial<TemplateInput>, ctx: Context): void {
 	}
 	const values = bodyValues(input);
 	if (values === undefined || values.length === highest) return;
+	// A list whose entries were refused above reached here without them: its count says nothing.
+	if (issuesSoFar(ctx).some((path) => path === 'placeholderValues' || path === 'bodyParameters')) return;
+	if (input.templateContentIsExpression === true) {
+		// n8n evaluated the pasted {{1}}, {{2}}…: a count error would blame the wrong field.
+		ctx.addIssue({
+			code: 'custom',
+			path: ['templateContent'],
+			input: input.templateContent,
+			message: `is set to Expression, so n8n evaluated it before the node read it and its placeholders are gone (${plural(
+				highest,
+				'placeholder',
+				'placeholders',
+			)} left, ${values.length} ${values.length === 1 ? 'value' : 'values'} given). If this is the approved template text, switch Template Content from Expression to Fixed (above the field) so {{1}}, {{2}}… stay as written`,
+		});
+		return;
+	}
 	const given = values.length === 1 ? 'was' : 'were';
+	const placeholders = `{{1}}${highest > 1 ? ` to {{${highest}}}` : ''}`;
+	const json = input.componentsJson !== undefined;
+	// The free list is named only when it is what the item used.
+	const list = !json && (input.placeholderValues?.length ?? 0) === 0 && (input.bodyParameters?.length ?? 0) > 0;
+	const field = json ? 'componentsJson' : list || highest === 0 ? 'bodyParameters' : 'placeholderValues';
 	ctx.addIssue({
 		code: 'custom',
-		path: [input.componentsJson === undefined ? 'bodyParameters' : 'componentsJson'],
+		path: [field],
 		input: values,
 		message:
 			highest === 0
-				? `must be empty: the template content has no placeholders, but ${values.length} ${given} given`
-				: `must be ${plural(highest, 'value', 'values')} for the template content's placeholders ({{1}}${
-						highest > 1 ? ` to {{${highest}}}` : ''
-					}), but ${values.length} ${given} given`,
+				? `must ${json ? 'give the body component no parameters' : 'be empty'}: Template Content has no {{1}}-style placeholders, but ${values.length} ${given} given`
+				: field === 'placeholderValues'
+					? `must have a value for each placeholder of Template Content (${placeholders}), but ${values.length} ${given} given`
+					: `must ${json ? 'give the body component' : 'have'} ${plural(highest, json ? 'parameter' : 'entry', json ? 'parameters' : 'entries')}, one for each placeholder of Template Content (${placeholders}), but ${values.length} ${given} given`,
 	});
 }
 
@@ -152,15 +238,21 @@ export type TemplateMessage = {
 
 /** The request body from validated fields; fields mode always sends the body component (rule 1). */
 export function toTemplateMessage(input: TemplateInput): TemplateMessage {
+	const quickReplies = input.quickReplyButtons ?? [];
+	// Validated before: every Next Free Position has a free position.
+	const indexes = resolveQuickReplyIndexes(
+		quickReplies.map((button) => button.index),
+		input.urlButton?.index,
+	) as Array<(typeof QUICK_REPLY_INDEXES)[number]>;
 	const components: TemplateComponent[] = input.componentsJson ?? [
 		...(input.headerImageUrl
 			? [{ type: 'header' as const, parameters: [{ type: 'image' as const, image: { link: input.headerImageUrl } }] }]
 			: []),
-		{ type: 'body', parameters: (input.bodyParameters ?? []).map((text) => ({ type: 'text' as const, text })) },
-		...(input.quickReplyButtons ?? []).map(({ index, payload }) => ({
+		{ type: 'body', parameters: fieldBodyValues(input).map((text) => ({ type: 'text' as const, text })) },
+		...quickReplies.map(({ payload }, position) => ({
 			type: 'button' as const,
 			sub_type: 'quick_reply' as const,
-			index,
+			index: indexes[position],
 			parameters: [{ type: 'payload' as const, payload }],
 		})),
 		...(input.urlButton

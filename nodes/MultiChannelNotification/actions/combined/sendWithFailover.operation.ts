@@ -18,7 +18,7 @@ const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'smsMessage' };
 const [smsPhoneNumberField, smsMessageField] = smsFields(
 	SMS_NAMES,
 	{ phoneNumber: LABELS.smsPhoneNumber, message: LABELS.smsMessage },
-	'Who gets the SMS: the To number unless you change it. SMS can only go to Indonesian numbers (+62) for now, so set another number here when To is not one.',
+	'Who gets the SMS. It copies To (the expression shown) unless you change it. SMS can only go to Indonesian numbers (+62) for now, so when To is not one, put a +62 number here.',
 );
 
 const fields: INodeProperties[] = [

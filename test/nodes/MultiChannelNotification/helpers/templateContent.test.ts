@@ -62,7 +62,7 @@ describe('Template Content through the engine', () => {
 
 		expect(error?.name).toBe('NodeOperationError');
 		expect(error?.description).toContain(
-			"• Body Parameters must be 4 values for the template content's placeholders ({{1}} to {{4}}), but 3 were given",
+			"• Body Parameters must have 4 entries, one for each placeholder of Template Content ({{1}} to {{4}}), but 3 were given",
 		);
 		expect(sandbox().requests).toHaveLength(0);
 	});
@@ -74,7 +74,7 @@ describe('Template Content through the engine', () => {
 		});
 
 		expect(error?.description).toContain(
-			'• Body Parameters must be empty: the template content has no placeholders, but 1 was given',
+			'• Body Parameters must be empty: Template Content has no {{1}}-style placeholders, but 1 was given',
 		);
 		expect(sandbox().requests).toHaveLength(0);
 	});
@@ -112,7 +112,7 @@ describe('Template Content through the engine', () => {
 		});
 
 		expect(error?.description).toContain(
-			"• Components (JSON) must be 2 values for the template content's placeholders ({{1}} to {{2}}), but 1 was given",
+			"• Components (JSON) must give the body component 2 parameters, one for each placeholder of Template Content ({{1}} to {{2}}), but 1 was given",
 		);
 	});
 
@@ -133,7 +133,7 @@ describe('Template Content through the engine', () => {
 		sandbox().reset();
 		const mismatch = await runNode({ parameters: base, credentials: credentialsFor(sandbox()) });
 		expect(mismatch.error?.description).toContain(
-			"• Body Parameters must be 1 value for the template content's placeholders ({{1}}), but 0 were given",
+			"• Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given",
 		);
 		expect(sandbox().requests).toHaveLength(0);
 	});

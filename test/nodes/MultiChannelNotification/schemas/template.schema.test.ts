@@ -114,7 +114,7 @@ describe('Header Image URL: https (spec: header "image.link = image URL (https)"
 
 	test('in JSON too', () => {
 		expect(check(json([header('http://x.example.com/a.png'), body()])).problems).toEqual([
-			{ field: 'Components (JSON) at [0].parameters[0].image.link', path: ['componentsJson'], rule: 'must be a valid https:// URL', value: '"http://x.example.com/a.png"' },
+			{ field: 'Components (JSON) at [0].parameters[0].image.link', path: ['componentsJson'], rule: 'must use https://, not http:// (the service only fetches https links)', value: '"http://x.example.com/a.png"' },
 		]);
 	});
 });
@@ -255,8 +255,8 @@ describe('Template Content: placeholders numbered {{1}}…{{N}}, one body parame
 	});
 
 	test.each<[string, string, unknown[], string]>([
-		['too few', 'Hi {{1}} {{2}}', ['a'], "Body Parameters must be 2 values for the template content's placeholders ({{1}} to {{2}}), but 1 was given"],
-		['too many for none', 'Thanks!', ['a'], 'Body Parameters must be empty: the template content has no placeholders, but 1 was given'],
+		['too few', 'Hi {{1}} {{2}}', ['a'], "Body Parameters must have 2 entries, one for each placeholder of Template Content ({{1}} to {{2}}), but 1 was given"],
+		['too many for none', 'Thanks!', ['a'], 'Body Parameters must be empty: Template Content has no {{1}}-style placeholders, but 1 was given'],
 		['a gap', 'Hi {{1}} {{3}}', ['a', 'b'], 'Template Content must number its placeholders {{1}} to {{3}} without gaps, but {{2}} is missing — got "Hi {{1}} {{3}}"'],
 		['a zero', 'Hi {{0}}', ['a'], 'Template Content must number its placeholders from {{1}}, but uses {{0}} — got "Hi {{0}}"'],
 	])('refuses %s', (_name, templateContent, bodyParameters, line) => {

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	LANGUAGE_POLICY,
+	NEXT_FREE_INDEX,
 	QUICK_REPLY_INDEXES,
 	TEMPLATE_LABELS as LABELS,
 	URL_BUTTON_DEFAULT_INDEX,
@@ -21,7 +22,8 @@ export const senderField: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: '+6281234567890',
-	description: 'Your business sender number in E.164 format: a leading +, the country code and the number',
+	description:
+		'Your business sender number in E.164 format: a leading +, the country code and the number. With Options → Phone Number Format on Normalize (the default), spaces, dashes and a local 0812… are fine too.',
 };
 
 export const recipientField: INodeProperties = {
@@ -31,7 +33,8 @@ export const recipientField: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: '+6281234567890',
-	description: 'The recipient’s phone number in E.164 format: a leading +, the country code and the number',
+	description:
+		'The recipient’s phone number in E.164 format: a leading +, the country code and the number. With Options → Phone Number Format on Normalize (the default), spaces, dashes and a local 0812… are fine too.',
 };
 
 const showFields = { show: { componentsInputMode: ['fields'] } };
@@ -40,14 +43,26 @@ const ORDINALS = ['First', 'Second', 'Third'];
 
 // Quick reply and URL buttons both pick their position from 0, 1, 2 (spec: quick reply index
 // 0 to 2; URL button index defaults to 0).
+const positions = QUICK_REPLY_INDEXES.map((index, at) => ({ name: `${index} (${ORDINALS[at]} Button)`, value: index }));
+
 const buttonIndex = (description: string): INodeProperties => ({
 	displayName: 'Index',
 	name: 'index',
 	type: 'options',
-	options: QUICK_REPLY_INDEXES.map((index, at) => ({ name: `${index} (${ORDINALS[at]} Button)`, value: index })),
+	options: positions,
 	default: URL_BUTTON_DEFAULT_INDEX,
 	description,
 });
+
+// Every new entry of a list gets the same default, so a fixed 0 would make a second quick
+// reply a duplicate of the first: by default each takes the next position not used.
+const quickReplyIndex: INodeProperties = {
+	...buttonIndex(
+		'Which of the template’s buttons this is. Next Free Position: the first position (0, 1, 2) no other button uses, in list order.',
+	),
+	options: [{ name: 'Next Free Position', value: NEXT_FREE_INDEX }, ...positions],
+	default: NEXT_FREE_INDEX,
+};
 
 export const templateFields: INodeProperties[] = [
 	senderField,
@@ -69,7 +84,8 @@ export const templateFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'Hi {{1}}, your order {{2}} has shipped.',
 		description:
-			'Optional: paste the approved template text here. The node then checks that you give one body parameter per placeholder before sending, and shows the finished text in its output. Type it as plain text, not as an expression.',
+			'Optional: paste the approved template text here. Placeholder Values below then offers one input per placeholder ({{1}}, {{2}}, …), the node checks the count before sending and shows the finished text in its output.',
+		hint: 'Pasting text with {{1}} into an empty field makes n8n switch it to Expression, which replaces the placeholders. If the field says Expression, switch it to Fixed.',
 	},
 	{
 		displayName: LABELS.languageCode.label,
@@ -98,6 +114,29 @@ export const templateFields: INodeProperties[] = [
 		default: 'fields',
 	},
 	{
+		displayName: LABELS.placeholderValues.label,
+		name: 'placeholderValues',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		displayOptions: showFields,
+		description: 'One input per placeholder of Template Content, in the order the service needs them',
+		typeOptions: {
+			loadOptionsDependsOn: ['templateContent'],
+			resourceMapper: {
+				resourceMapperMethod: 'getTemplatePlaceholders',
+				mode: 'add',
+				valuesLabel: 'Placeholder Values',
+				fieldWords: { singular: 'placeholder', plural: 'placeholders' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: false,
+				noFieldsError:
+					'No {{1}}, {{2}} … placeholders in Template Content. Paste the approved text there (as Fixed, not Expression) to get one input per placeholder, or use Body Parameters below.',
+			},
+		},
+	},
+	{
 		displayName: LABELS.bodyParameters.label,
 		name: 'bodyParameters',
 		type: 'fixedCollection',
@@ -106,18 +145,18 @@ export const templateFields: INodeProperties[] = [
 		default: {},
 		displayOptions: showFields,
 		description:
-			'The values that fill the template’s placeholders, in order: the first fills {{1}}, the second {{2}}, and so on. Drag to reorder.',
+			'For a template entered without its text: the values that fill its placeholders, in order — the first entry fills {{1}}, the second {{2}}, and so on. Drag to reorder. With Template Content given, use Placeholder Values above instead.',
 		options: [
 			{
 				displayName: 'Parameter',
 				name: 'parameter',
 				values: [
 					{
-						displayName: 'Text',
+						displayName: 'Value (Fills {{1}}, {{2}}, … in List Order)',
 						name: 'text',
 						type: 'string',
 						default: '',
-						description: 'Text for this placeholder',
+						description: 'Text for this entry’s placeholder: the first entry fills {{1}}, the second {{2}}, …',
 					},
 				],
 			},
@@ -147,7 +186,7 @@ export const templateFields: INodeProperties[] = [
 				displayName: 'Button',
 				name: 'button',
 				values: [
-					buttonIndex('Which of the template’s buttons this is'),
+					quickReplyIndex,
 					{
 						displayName: 'Payload',
 						name: 'payload',

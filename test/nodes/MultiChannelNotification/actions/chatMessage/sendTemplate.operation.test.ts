@@ -95,10 +95,10 @@ describe('Chat Message → Send Template through the engine', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expectRefused(error, 'Item 0: 3 problems (To, Quick Reply Buttons → Button 1 → Index, Body Parameters)', [
-			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
+		expectRefused(error, 'Item 0: 3 problems (To, Quick Reply Buttons, Placeholder Values)', [
+			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "not a number"',
 			'Quick Reply Buttons → Button 1 → Index must be 0, 1 or 2 (a template has at most 3 quick reply buttons) — got "7"',
-			"Body Parameters must be 1 value for the template content's placeholders ({{1}}), but 0 were given",
+			"Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given",
 		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});
@@ -149,7 +149,7 @@ describe('Chat Message → Send Template through the engine', () => {
 		[
 			'an http header image',
 			{ headerImageUrl: 'http://cdn.example.com/banner.jpg' },
-			'Header Image URL must be a valid https:// URL — got "http://cdn.example.com/banner.jpg"',
+			'Header Image URL must use https://, not http:// (the service only fetches https links) — got "http://cdn.example.com/banner.jpg"',
 		],
 		[
 			'an empty body parameter',
@@ -207,7 +207,7 @@ describe('Chat Message → Send Template through the engine', () => {
 		expect(output?.[0].json.message).toBe('success');
 		expect(output?.[1].json.error).toMatch(/^Item 1: To must be an E\.164 phone number/);
 		expect(output?.[1].json.description).toContain(
-			'• To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
+			'• To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "not a number"',
 		);
 		expect(output?.[2].json.message).toBe('success');
 		expect(sandbox().requests.map((request) => (request.body as { to: string }).to)).toEqual([

@@ -52,7 +52,7 @@ describe('Combined Notification → Send with Failover through the engine', () =
 	test.each<[string, INodeParameters, string]>([
 		['the SMS part to a non-Indonesian number', { smsPhoneNumber: '+6591234567' }, 'SMS Phone Number must be an Indonesian number starting with +62'],
 		['an empty SMS message', { smsMessage: '={{ "" }}' }, 'SMS Message is required'],
-		['a chat part with an http header image', { headerImageUrl: 'http://x.example.com/a.png' }, 'Header Image URL must be a valid https:// URL'],
+		['a chat part with an http header image', { headerImageUrl: 'http://x.example.com/a.png' }, 'Header Image URL must use https://, not http:// (the service only fetches https links)'],
 		['a chat recipient that is not E.164', { to: '12', options: { phoneNumberFormat: 'strict' } }, 'To must be an E.164 phone number'],
 	])('%s → NodeOperationError before either part is sent', async (_name, fields, problem) => {
 		const { error } = await runNode({
@@ -89,11 +89,11 @@ describe('Combined Notification → Send with Failover through the engine', () =
 
 		expect(error?.name).toBe('NodeOperationError');
 		expect(error?.message).toBe(
-			'Item 0: SMS Phone Number must be an Indonesian number starting with +62 (SMS ca…',
+			'Item 0: SMS Phone Number must be an Indonesian number starting with +62…',
 		);
 		expect(error?.description).toBe(
 			[
-				'• SMS Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+6591234567"',
+				'• SMS Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now). It is the To number unless you set another one: put a +62 number in SMS Phone Number — got "+6591234567"',
 				'Nothing was sent for this item.',
 			].join('\n'),
 		);
@@ -113,9 +113,9 @@ describe('Combined Notification → Send with Failover through the engine', () =
 		});
 
 		expectRefused(error, 'Item 0: 3 problems (To, SMS Message, Body Parameters)', [
-			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits, no spaces (e.g. +6281234567890) — got "not a number"',
+			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "not a number"',
 			'SMS Message is required and must not be empty',
-			"Body Parameters must be 2 values for the template content's placeholders ({{1}} to {{2}}), but 1 was given",
+			"Body Parameters must have 2 entries, one for each placeholder of Template Content ({{1}} to {{2}}), but 1 was given",
 		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});

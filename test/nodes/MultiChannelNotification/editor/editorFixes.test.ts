@@ -1,0 +1,203 @@
+import type { INodeParameters, INodeProperties } from 'n8n-workflow';
+
+import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+import { descriptionAsPanelHtml } from '../../../../nodes/MultiChannelNotification/helpers/errorPanel';
+import { titleText } from '../../../../nodes/MultiChannelNotification/helpers/errors';
+import { placeholderFields } from '../../../../nodes/MultiChannelNotification/methods/placeholderMapping';
+import { resolveQuickReplyIndexes } from '../../../../nodes/MultiChannelNotification/schemas';
+import { runNode } from '../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+
+/** Issue 20: what a no-code user meets in the editor, each fix through n8n's engine where it runs. */
+
+const sandbox = useSandbox();
+const properties = new MultiChannelNotification().description.properties;
+
+const template = (fields: INodeParameters = {}): INodeParameters => ({
+	resource: 'chatMessage',
+	operation: 'sendTemplate',
+	from: '+6281100000000',
+	to: '+6281234567890',
+	templateName: 'order_update',
+	...fields,
+});
+
+const mapper = (value: Record<string, string> | null): INodeParameters => ({
+	mappingMode: 'defineBelow',
+	value,
+	matchingColumns: [],
+	schema: placeholderFields('Hi {{1}}, your order {{2}} shipped').map((field) => ({ ...field })),
+});
+
+function option(name: string): INodeProperties | undefined {
+	for (const property of properties) {
+		if (property.name !== 'options') continue;
+		const found = (property.options as INodeProperties[]).find((entry) => entry.name === name);
+		if (found) return found;
+	}
+	return undefined;
+}
+
+describe('Template Content turned into an expression by the editor', () => {
+	test('the node says which switch to flip instead of a count error, and sends nothing', async () => {
+		// What n8n stores after "Hi {{1}}, your order {{2}} shipped" is pasted into the empty field.
+		const { error } = await runNode({
+			parameters: template({
+				templateContent: '=Hi {{1}}, your order {{2}} shipped',
+				bodyParameters: { parameter: [{ text: 'Budi' }, { text: 'A-1042' }] },
+			}),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.message).toBe('Item 0: Template Content is set to Expression, so n8n evaluated it before the…');
+		expect(error?.description).toContain('switch Template Content from Expression to Fixed');
+		expect(error?.description).toContain('got "Hi 1, your order 2 shipped"');
+		expect(error?.description).not.toContain('Body Parameters');
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('the same text as Fixed sends with its preview', async () => {
+		const { output, error } = await runNode({
+			parameters: template({
+				templateContent: 'Hi {{1}}, your order {{2}} shipped',
+				bodyParameters: { parameter: [{ text: 'Budi' }, { text: 'A-1042' }] },
+			}),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error).toBeUndefined();
+		expect(output?.[0].json.preview).toBe('Hi Budi, your order A-1042 shipped');
+	});
+});
+
+describe('Placeholder Values: one input per placeholder', () => {
+	test('the editor gets {{1}} … {{N}} from the template text, required, in order', () => {
+		expect(placeholderFields('Hi {{2}} and {{1}}, see {{3}}').map((field) => [field.id, field.displayName, field.required])).toEqual([
+			['1', '{{1}}', true],
+			['2', '{{2}}', true],
+			['3', '{{3}}', true],
+		]);
+		expect(placeholderFields('No placeholders')).toEqual([]);
+		expect(placeholderFields(undefined)).toEqual([]);
+	});
+
+	test('the values, expressions resolved by n8n, are sent as the body parameters in placeholder order', async () => {
+		const { output, error } = await runNode({
+			parameters: template({
+				templateContent: 'Hi {{1}}, your order {{2}} shipped',
+				placeholderValues: mapper({ '2': '={{ $json.order }}', '1': '={{ $json.name }}' }),
+			}),
+			items: [{ name: 'Budi', order: 'A-1042' }],
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error).toBeUndefined();
+		const body = JSON.parse(sandbox().requests[0].rawBody) as { template: { components: unknown[] } };
+		expect(body.template.components).toEqual([
+			{ type: 'body', parameters: [{ type: 'text', text: 'Budi' }, { type: 'text', text: 'A-1042' }] },
+		]);
+		expect(output?.[0].json.preview).toBe('Hi Budi, your order A-1042 shipped');
+	});
+
+	test('an empty placeholder is named as the editor shows it; nothing is sent', async () => {
+		const { error } = await runNode({
+			parameters: template({
+				templateContent: 'Hi {{1}}, your order {{2}} shipped',
+				placeholderValues: mapper({ '1': 'Budi', '2': '' }),
+			}),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.message).toBe('Item 0: Placeholder Values → {{2}} is required and must not be empty');
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('with no values at all (fields not loaded yet), the count error names Placeholder Values, not the free list', async () => {
+		const { error } = await runNode({
+			parameters: template({ templateContent: 'Hi {{1}}', placeholderValues: { mappingMode: 'defineBelow', value: null } }),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.description).toContain(
+			'• Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given',
+		);
+	});
+});
+
+describe('Quick replies: a new button takes the next free position', () => {
+	test('Index defaults to Next Free Position', () => {
+		const send = properties.find((property) => property.name === 'quickReplyButtons');
+		const values = (send?.options as Array<{ values: INodeProperties[] }>)[0].values;
+		expect(values.find((value) => value.name === 'index')?.default).toBe('auto');
+	});
+
+	test('positions resolve in list order around the ones chosen', () => {
+		expect(resolveQuickReplyIndexes(['auto', 'auto', 'auto'])).toEqual(['0', '1', '2']);
+		expect(resolveQuickReplyIndexes(['auto', '0', 'auto'])).toEqual(['1', '0', '2']);
+		expect(resolveQuickReplyIndexes(['auto', 'auto'], '0')).toEqual(['1', '2']);
+		expect(resolveQuickReplyIndexes(['1', '1'])).toEqual(['1', '1']);
+	});
+
+	test('two buttons added without touching Index are sent at 0 and 1', async () => {
+		const { error } = await runNode({
+			parameters: template({ quickReplyButtons: { button: [{ payload: 'yes' }, { payload: 'no' }] } }),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error).toBeUndefined();
+		const body = JSON.parse(sandbox().requests[0].rawBody) as { template: { components: Array<{ index?: string }> } };
+		expect(body.template.components.filter((component) => component.index !== undefined).map((c) => c.index)).toEqual(['0', '1']);
+	});
+});
+
+describe('Options → Dry Run', () => {
+	test('is on when added', () => {
+		expect(option('dryRun')?.default).toBe(true);
+	});
+
+	test('added with its default, nothing is sent', async () => {
+		const { output, error } = await runNode({
+			parameters: template({ options: { dryRun: option('dryRun')?.default as boolean } }),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error).toBeUndefined();
+		expect(output?.[0].json).toHaveProperty('request.body');
+		expect(sandbox().requests).toHaveLength(0);
+	});
+});
+
+describe("n8n's error panel", () => {
+	test('a refused item keeps one problem per line in the panel (HTML) and in the plain description', async () => {
+		const { error } = await runNode({
+			parameters: template({ to: 'not a number', templateContent: 'Hi {{1}}', bodyParameters: { parameter: [{ text: 'a' }, { text: 'b' }] } }),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.description?.split('\n')).toHaveLength(3);
+		expect(String(error?.context?.descriptionTemplate).split('<br>')).toEqual(error?.description?.split('\n').map((line) => line.replace(/"/g, '"')));
+	});
+
+	test('HTML in a value is shown, not interpreted', () => {
+		expect(descriptionAsPanelHtml('• To — got "<b>x</b> 100%"\nNothing')).toBe('• To — got "&lt;b&gt;x&lt;/b&gt; 100&#37;"<br>Nothing');
+	});
+
+	test('a long title is cut at a word, never inside an aside left open', () => {
+		const cut = titleText(
+			'Item 0: SMS Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now)',
+		);
+		expect(cut).toBe('Item 0: SMS Phone Number must be an Indonesian number starting with +62…');
+		expect(titleText('short')).toBe('short');
+	});
+});
+
+describe('Send with Failover: a To outside +62', () => {
+	test('the SMS rule says SMS Phone Number copies To', async () => {
+		const { error } = await runNode({
+			parameters: {
+				resource: 'combined',
+				operation: 'sendWithFailover',
+				from: '+6281100000000',
+				to: '+6591234567',
+				templateName: 'otp',
+				smsPhoneNumber: '={{ $parameter["to"] }}',
+				smsMessage: 'Code 1',
+			},
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.description).toContain('It is the To number unless you set another one: put a +62 number in SMS Phone Number');
+		expect(sandbox().requests).toHaveLength(0);
+	});
+});
