@@ -8,6 +8,9 @@ import { placeholderNumbers } from '../helpers/templateContent';
  * placeholder of the text (a gap is reported by the send's check, not hidden here).
  */
 
+export const NO_PLACEHOLDERS =
+	'No {{1}}, {{2}} … placeholders in Template Content. Paste the approved template text there (the field set to Fixed, not Expression) to get one input per placeholder here, or fill Body Parameters below.';
+
 /** The field id of placeholder {{n}}, which is also the key of its value. */
 export const placeholderFieldId = (number: number): string => String(number);
 
@@ -28,5 +31,7 @@ export function placeholderFields(content: unknown): ResourceMapperField[] {
 
 export async function getTemplatePlaceholders(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	// The editor sends the panel's current values, expressions already resolved by n8n.
-	return { fields: placeholderFields(this.getCurrentNodeParameter('templateContent')) };
+	const fields = placeholderFields(this.getCurrentNodeParameter('templateContent'));
+	// Without auto-mapping, n8n's mapper shows no text of its own when there are no fields.
+	return fields.length > 0 ? { fields } : { fields, emptyFieldsNotice: NO_PLACEHOLDERS };
 }

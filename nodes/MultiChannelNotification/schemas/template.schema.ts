@@ -197,11 +197,11 @@ function checkTemplate(input: Partial<TemplateInput>, ctx: Context): void {
 			code: 'custom',
 			path: ['templateContent'],
 			input: input.templateContent,
-			message: `is set to Expression, so n8n evaluated it before the node read it and its placeholders are gone (${plural(
+			message: `is set to Expression: switch it to Fixed (above the field) so {{1}}, {{2}}… stay as written. n8n turns a field into an expression when text with {{ }} is pasted into it empty, and evaluated this one before the node read it: ${plural(
 				highest,
 				'placeholder',
 				'placeholders',
-			)} left, ${values.length} ${values.length === 1 ? 'value' : 'values'} given). If this is the approved template text, switch Template Content from Expression to Fixed (above the field) so {{1}}, {{2}}… stay as written`,
+			)} left for ${values.length} ${values.length === 1 ? 'value' : 'values'}`,
 		});
 		return;
 	}

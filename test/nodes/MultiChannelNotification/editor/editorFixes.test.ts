@@ -48,8 +48,8 @@ describe('Template Content turned into an expression by the editor', () => {
 			}),
 			credentials: credentialsFor(sandbox()),
 		});
-		expect(error?.message).toBe('Item 0: Template Content is set to Expression, so n8n evaluated it before the…');
-		expect(error?.description).toContain('switch Template Content from Expression to Fixed');
+		expect(error?.message).toBe('Item 0: Template Content is set to Expression: switch it to Fixed…');
+		expect(error?.description).toContain('switch it to Fixed (above the field) so {{1}}, {{2}}… stay as written');
 		expect(error?.description).toContain('got "Hi 1, your order 2 shipped"');
 		expect(error?.description).not.toContain('Body Parameters');
 		expect(sandbox().requests).toHaveLength(0);

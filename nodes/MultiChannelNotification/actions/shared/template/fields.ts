@@ -7,6 +7,7 @@ import {
 	TEMPLATE_LABELS as LABELS,
 	URL_BUTTON_DEFAULT_INDEX,
 } from '../../../schemas';
+import { NO_PLACEHOLDERS } from '../../../methods/placeholderMapping';
 import { optionsField } from '../options';
 
 /**
@@ -131,8 +132,7 @@ export const templateFields: INodeProperties[] = [
 				addAllFields: true,
 				multiKeyMatch: false,
 				supportAutoMap: false,
-				noFieldsError:
-					'No {{1}}, {{2}} … placeholders in Template Content. Paste the approved text there (as Fixed, not Expression) to get one input per placeholder, or use Body Parameters below.',
+				noFieldsError: NO_PLACEHOLDERS,
 			},
 		},
 	},
