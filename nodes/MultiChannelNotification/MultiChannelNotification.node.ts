@@ -9,7 +9,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { operationProperties } from './actions/registry';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from './helpers/tool';
-import { getTemplatePlaceholders } from './methods/placeholderMapping';
 import { testCredential } from './transport';
 
 export class MultiChannelNotification implements INodeType {
@@ -62,9 +61,6 @@ export class MultiChannelNotification implements INodeType {
 	methods = {
 		credentialTest: {
 			multiChannelNotificationApiTest: testCredential,
-		},
-		resourceMapping: {
-			getTemplatePlaceholders,
 		},
 	};
 

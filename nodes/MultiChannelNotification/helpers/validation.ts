@@ -96,16 +96,17 @@ export function fieldOf(path: IssuePath, labels: FieldLabels): Pick<Problem, 'fi
 	const base: Array<string | number> = entry.at ?? [String(key)];
 	if (rest.length === 0) return { field: entry.label, path: base };
 	if (entry.json) return { field: `${entry.label} at ${jsonPath(rest)}`, path: base };
-	const inner = rest.map((part, at) =>
-		typeof part === 'number' ? (at === 0 && entry.entryKey ? entry.entryKey(part) : part) : String(part),
-	);
-	const leaf = entry.leaf !== undefined && inner.length === 1 && typeof inner[0] === 'number' ? [entry.leaf] : [];
 	const parts = rest.map((part) =>
 		typeof part === 'number'
 			? (entry.entryLabel?.(part) ?? `${entry.entry ?? 'Entry'} ${part + 1}`)
 			: (entry.parts?.[String(part)] ?? String(part)),
 	);
-	return { field: [entry.label, ...parts].join(' → '), path: [...base, ...inner, ...leaf] };
+	const field = [entry.label, ...parts].join(' → ');
+	// A list whose entries are parameters of their own (placeholder1, placeholder2, …).
+	if (entry.entryKey && typeof rest[0] === 'number') return { field, path: [entry.entryKey(rest[0])] };
+	const inner = rest.map((part) => (typeof part === 'number' ? part : String(part)));
+	const leaf = entry.leaf !== undefined && inner.length === 1 && typeof inner[0] === 'number' ? [entry.leaf] : [];
+	return { field, path: [...base, ...inner, ...leaf] };
 }
 
 /** One issue as the user reads it; the value is the one zod reports (parsed with `reportInput`). */

@@ -79,7 +79,7 @@ export interface FieldLabel {
 	parts?: Record<string, string>;
 	/** Names one entry of a list field from its position, when `entry` + number does not fit ("{{2}}"). */
 	entryLabel?: (position: number) => string;
-	/** The key of an entry in the node's parameters, when it is not its position (a resource mapper's field id). */
+	/** The parameter holding an entry, when each entry is a parameter of its own (placeholder2). */
 	entryKey?: (position: number) => string;
 	json?: boolean;
 }

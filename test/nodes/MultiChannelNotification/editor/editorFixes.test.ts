@@ -1,10 +1,11 @@
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { descriptionAsPanelHtml } from '../../../../nodes/MultiChannelNotification/helpers/errorPanel';
 import { titleText } from '../../../../nodes/MultiChannelNotification/helpers/errors';
-import { placeholderFields } from '../../../../nodes/MultiChannelNotification/methods/placeholderMapping';
-import { resolveQuickReplyIndexes } from '../../../../nodes/MultiChannelNotification/schemas';
+import { fieldOf } from '../../../../nodes/MultiChannelNotification/helpers/validation';
+import { resolveQuickReplyIndexes, TEMPLATE_LABELS } from '../../../../nodes/MultiChannelNotification/schemas';
 import { runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
@@ -20,13 +21,6 @@ const template = (fields: INodeParameters = {}): INodeParameters => ({
 	to: '+6281234567890',
 	templateName: 'order_update',
 	...fields,
-});
-
-const mapper = (value: Record<string, string> | null): INodeParameters => ({
-	mappingMode: 'defineBelow',
-	value,
-	matchingColumns: [],
-	schema: placeholderFields('Hi {{1}}, your order {{2}} shipped').map((field) => ({ ...field })),
 });
 
 function option(name: string): INodeProperties | undefined {
@@ -48,8 +42,8 @@ describe('Template Content turned into an expression by the editor', () => {
 			}),
 			credentials: credentialsFor(sandbox()),
 		});
-		expect(error?.message).toBe('Item 0: Template Content is set to Expression: switch it to Fixed…');
-		expect(error?.description).toContain('switch it to Fixed (above the field) so {{1}}, {{2}}… stay as written');
+		expect(error?.message).toBe('Item 0: Template Content is set to Expression: click Fixed above the field so…');
+		expect(error?.description).toContain('click Fixed above the field so {{1}}, {{2}}… stay as written');
 		expect(error?.description).toContain('got "Hi 1, your order 2 shipped"');
 		expect(error?.description).not.toContain('Body Parameters');
 		expect(sandbox().requests).toHaveLength(0);
@@ -69,21 +63,34 @@ describe('Template Content turned into an expression by the editor', () => {
 });
 
 describe('Placeholder Values: one input per placeholder', () => {
-	test('the editor gets {{1}} … {{N}} from the template text, required, in order', () => {
-		expect(placeholderFields('Hi {{2}} and {{1}}, see {{3}}').map((field) => [field.id, field.displayName, field.required])).toEqual([
-			['1', '{{1}}', true],
-			['2', '{{2}}', true],
-			['3', '{{3}}', true],
-		]);
-		expect(placeholderFields('No placeholders')).toEqual([]);
-		expect(placeholderFields(undefined)).toEqual([]);
+	// Declared once per operation that sends a template; Send Template's.
+	const inputs = properties.filter(
+		(property) =>
+			/^placeholder\d+$/.test(property.name) && property.displayOptions?.show?.operation?.includes('sendTemplate'),
+	);
+
+	test('inputs {{1}} … {{20}}, in order, each shown while Template Content has its placeholder', () => {
+		expect(inputs.map((property) => property.displayName)).toEqual(
+			Array.from({ length: 20 }, (_unused, at) => `{{${at + 1}}}`),
+		);
+		// n8n's own display rule decides, as the editor runs it.
+		const shown = (templateContent: string) =>
+			inputs
+				.filter((property) =>
+					NodeHelpers.displayParameter({ ...template(), componentsInputMode: 'fields', templateContent }, property, null, null),
+				)
+				.map((property) => property.displayName);
+		expect(shown('Hi {{2}} and {{1}}')).toEqual(['{{1}}', '{{2}}']);
+		expect(shown('No placeholders')).toEqual([]);
+		expect(shown('Hi {{12}}')).toEqual(['{{12}}']);
 	});
 
 	test('the values, expressions resolved by n8n, are sent as the body parameters in placeholder order', async () => {
 		const { output, error } = await runNode({
 			parameters: template({
 				templateContent: 'Hi {{1}}, your order {{2}} shipped',
-				placeholderValues: mapper({ '2': '={{ $json.order }}', '1': '={{ $json.name }}' }),
+				placeholder2: '={{ $json.order }}',
+				placeholder1: '={{ $json.name }}',
 			}),
 			items: [{ name: 'Budi', order: 'A-1042' }],
 			credentials: credentialsFor(sandbox()),
@@ -96,26 +103,36 @@ describe('Placeholder Values: one input per placeholder', () => {
 		expect(output?.[0].json.preview).toBe('Hi Budi, your order A-1042 shipped');
 	});
 
-	test('an empty placeholder is named as the editor shows it; nothing is sent', async () => {
+	test('an empty placeholder is named as the editor shows it, with the parameter to highlight; nothing is sent', async () => {
 		const { error } = await runNode({
-			parameters: template({
-				templateContent: 'Hi {{1}}, your order {{2}} shipped',
-				placeholderValues: mapper({ '1': 'Budi', '2': '' }),
-			}),
+			parameters: template({ templateContent: 'Hi {{1}}, your order {{2}} shipped', placeholder1: 'Budi' }),
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error?.message).toBe('Item 0: Placeholder Values → {{2}} is required and must not be empty');
+		expect(fieldOf(['placeholderValues', 1], TEMPLATE_LABELS)).toEqual({
+			field: 'Placeholder Values → {{2}}',
+			path: ['placeholder2'],
+		});
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
-	test('with no values at all (fields not loaded yet), the count error names Placeholder Values, not the free list', async () => {
+	test('with no values at all, the count error names the inputs, not the free list', async () => {
 		const { error } = await runNode({
-			parameters: template({ templateContent: 'Hi {{1}}', placeholderValues: { mappingMode: 'defineBelow', value: null } }),
+			parameters: template({ templateContent: 'Hi {{1}}' }),
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error?.description).toContain(
 			'• Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given',
 		);
+	});
+
+	test('a body parameter refused for its own reason is not also counted as missing', async () => {
+		const { error } = await runNode({
+			parameters: template({ templateContent: 'Hi {{1}} {{2}}', bodyParameters: { parameter: [{ text: 'a' }, { text: ' ' }] } }),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.message).toBe('Item 0: Body Parameters → Parameter 2 is required and must not be empty');
+		expect(error?.description).not.toContain('were given');
 	});
 });
 

@@ -7,8 +7,8 @@ import {
 	TEMPLATE_LABELS as LABELS,
 	URL_BUTTON_DEFAULT_INDEX,
 } from '../../../schemas';
-import { NO_PLACEHOLDERS } from '../../../methods/placeholderMapping';
 import { optionsField } from '../options';
+import { placeholderInputFields } from './placeholderInputs';
 
 /**
  * The template fields, declared once: Send Template uses them as they are and Send with
@@ -85,8 +85,8 @@ export const templateFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'Hi {{1}}, your order {{2}} has shipped.',
 		description:
-			'Optional: paste the approved template text here. Placeholder Values below then offers one input per placeholder ({{1}}, {{2}}, …), the node checks the count before sending and shows the finished text in its output.',
-		hint: 'Pasting text with {{1}} into an empty field makes n8n switch it to Expression, which replaces the placeholders. If the field says Expression, switch it to Fixed.',
+			'Optional: paste the approved template text here. The node then shows one input per placeholder ({{1}}, {{2}}, …) below, checks the count before sending and shows the finished text in its output.',
+		hint: 'Pasting text with {{1}} into an empty field makes n8n switch it to Expression, which replaces the placeholders. If the field says Expression, click Fixed.',
 	},
 	{
 		displayName: LABELS.languageCode.label,
@@ -114,28 +114,7 @@ export const templateFields: INodeProperties[] = [
 		],
 		default: 'fields',
 	},
-	{
-		displayName: LABELS.placeholderValues.label,
-		name: 'placeholderValues',
-		type: 'resourceMapper',
-		noDataExpression: true,
-		default: { mappingMode: 'defineBelow', value: null },
-		displayOptions: showFields,
-		description: 'One input per placeholder of Template Content, in the order the service needs them',
-		typeOptions: {
-			loadOptionsDependsOn: ['templateContent'],
-			resourceMapper: {
-				resourceMapperMethod: 'getTemplatePlaceholders',
-				mode: 'add',
-				valuesLabel: 'Placeholder Values',
-				fieldWords: { singular: 'placeholder', plural: 'placeholders' },
-				addAllFields: true,
-				multiKeyMatch: false,
-				supportAutoMap: false,
-				noFieldsError: NO_PLACEHOLDERS,
-			},
-		},
-	},
+	...placeholderInputFields(showFields.show),
 	{
 		displayName: LABELS.bodyParameters.label,
 		name: 'bodyParameters',
@@ -145,7 +124,7 @@ export const templateFields: INodeProperties[] = [
 		default: {},
 		displayOptions: showFields,
 		description:
-			'For a template entered without its text: the values that fill its placeholders, in order — the first entry fills {{1}}, the second {{2}}, and so on. Drag to reorder. With Template Content given, use Placeholder Values above instead.',
+			'For a template entered without its text: the values that fill its placeholders, in order — the first entry fills {{1}}, the second {{2}}, and so on. Drag to reorder. With Template Content given, use the {{1}}, {{2}}, … inputs above instead.',
 		options: [
 			{
 				displayName: 'Parameter',

@@ -1,36 +1,28 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { placeholderFieldId } from '../../../methods/placeholderMapping';
+import { asText } from '../../../helpers/parameters';
+import { placeholderNumbers } from '../../../helpers/templateContent';
+import { PLACEHOLDER_INPUTS, placeholderInputName } from './placeholderInputs';
 
 /**
- * Reading Placeholder Values (n8n's resource mapper: one input per placeholder of Template
- * Content) and whether Template Content is an expression. Values come from n8n's engine;
- * nothing here evaluates anything.
+ * Reading Placeholder Values (one input per placeholder of Template Content) and whether
+ * Template Content is an expression. Values come from n8n's engine; nothing here evaluates
+ * anything.
  */
 
-interface MapperValue {
-	value?: Record<string, unknown> | null;
-	schema?: Array<{ id?: unknown; removed?: unknown }>;
-}
-
-/** The values for {{1}} … {{N}} in order (a missing one is undefined, reported as required), or [] when unused. */
-export function readPlaceholderValues(context: IExecuteFunctions, itemIndex: number): unknown[] {
-	const mapper = context.getNodeParameter('placeholderValues', itemIndex, null) as MapperValue | null;
-	const values = mapper?.value;
-	if (values === null || values === undefined || typeof values !== 'object') return [];
-	// Only the placeholders of the current text: a value kept for one the text no longer has is dropped.
-	const current = (mapper?.schema ?? []).filter((field) => field.removed !== true).map((field) => String(field.id));
-	const ids = current.length > 0 ? current : Object.keys(values);
-	const numbers = ids.map(Number).filter((number) => Number.isInteger(number) && number >= 1);
-	if (numbers.length === 0) return [];
-	const highest = Math.max(...numbers);
-	const read = Array.from({ length: highest }, (_unused, at) => {
-		const value = values[placeholderFieldId(at + 1)];
-		if (value === null || value === undefined) return undefined;
-		return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-	});
-	// All empty: the inputs are unused (Body Parameters may carry the values instead).
-	return read.every((value) => value === undefined || value === '') ? [] : read;
+/**
+ * The values for {{1}} … {{N}} in order, N being the highest placeholder of the text (at most
+ * the inputs there are), or [] when every one is empty: the inputs are then unused and Body
+ * Parameters may carry the values.
+ */
+export function readPlaceholderValues(context: IExecuteFunctions, itemIndex: number, content: unknown): unknown[] {
+	if (typeof content !== 'string') return [];
+	const numbers = placeholderNumbers(content).filter((number) => number >= 1);
+	const highest = Math.min(numbers.length === 0 ? 0 : numbers[numbers.length - 1], PLACEHOLDER_INPUTS);
+	const read = Array.from({ length: highest }, (_unused, at) =>
+		asText(context.getNodeParameter(placeholderInputName(at + 1), itemIndex, '')),
+	);
+	return read.every((value) => value === undefined || value === null || value === '') ? [] : read;
 }
 
 /**

@@ -30,7 +30,7 @@ export function readTemplateFields(
 		templateContent: typeof content === 'string' && content.trim() !== '' ? content : undefined,
 		headerImageUrl: header === '' || header === null ? undefined : header,
 		templateContentIsExpression: templateContentIsExpression(context, itemIndex),
-		placeholderValues: fields ? readPlaceholderValues(context, itemIndex) : undefined,
+		placeholderValues: fields ? readPlaceholderValues(context, itemIndex, content) : undefined,
 		bodyParameters: fields ? bodyParameters(context, itemIndex) : undefined,
 		quickReplyButtons: fields ? quickReplyButtons(context, itemIndex) : undefined,
 		urlButton: fields ? urlButton(context, itemIndex) : undefined,

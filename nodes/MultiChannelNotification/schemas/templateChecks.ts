@@ -1,0 +1,185 @@
+import { z } from 'zod/v4';
+
+import { placeholderNumbers } from '../helpers/templateContent';
+import type { Context } from './components.schema';
+import { checkButtons, NEXT_FREE_INDEX, QUICK_REPLY_INDEXES } from './components.schema';
+import { isObject } from './componentDefaults';
+import type { TemplateInput } from './template.schema';
+
+/**
+ * The rules of a template send that span several fields (spec: placeholders and body
+ * parameters, button positions), checked after each field's own rule.
+ */
+
+/** How many placeholders have an input of their own in the editor (Placeholder Values). */
+export const PLACEHOLDER_INPUT_COUNT = 20;
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** Fields mode's body values: one input per placeholder when used, else the free list. */
+export function fieldBodyValues(input: Partial<TemplateInput>): string[] {
+	return (input.placeholderValues?.length ?? 0) > 0 ? (input.placeholderValues ?? []) : (input.bodyParameters ?? []);
+}
+
+/**
+ * The quick replies' positions with Next Free Position resolved: in list order, each takes the
+ * lowest position that no button (quick reply or URL) has by choice. Positions given by choice
+ * are kept as they are, so a clash between them is still reported.
+ */
+export function resolveQuickReplyIndexes(indexes: readonly unknown[], urlButtonIndex?: unknown): unknown[] {
+	const taken = new Set<unknown>([...indexes.filter((index) => index !== NEXT_FREE_INDEX), urlButtonIndex]);
+	return indexes.map((index) => {
+		if (index !== NEXT_FREE_INDEX) return index;
+		const free = QUICK_REPLY_INDEXES.find((position) => !taken.has(position));
+		if (free === undefined) return index;
+		taken.add(free);
+		return free;
+	});
+}
+
+/**
+ * The body parameters the send carries, from whichever mode the item uses; undefined when they
+ * cannot be counted. The reader gives fields mode's two lists as arrays (empty when unused) and
+ * leaves them out in JSON mode; a list zod refused is left out of what the check sees, so a
+ * missing list means "refused above" (or JSON mode with refused JSON): its count says nothing.
+ */
+function bodyValues(input: Partial<TemplateInput>): unknown[] | undefined {
+	if (input.componentsJson !== undefined) {
+		if (!Array.isArray(input.componentsJson)) return undefined;
+		const body = input.componentsJson.find((component) => isObject(component) && component.type === 'body');
+		return isObject(body) && Array.isArray(body.parameters) ? body.parameters : undefined;
+	}
+	if (input.placeholderValues === undefined || input.bodyParameters === undefined) return undefined;
+	return fieldBodyValues(input);
+}
+
+let lastContent: string | undefined;
+let lastReading: { highest: number; problem?: string } = { highest: 0 };
+
+/**
+ * Spec: placeholders are numbered from 1 and the parameters follow their numbers, so the
+ * content must use 1…N without gaps. Template Content is usually fixed text, the same for every
+ * item: the last reading is kept.
+ */
+function readPlaceholders(content: string): { highest: number; problem?: string } {
+	if (content === lastContent) return lastReading;
+	const numbers = placeholderNumbers(content);
+	const highest = numbers.length === 0 ? 0 : numbers[numbers.length - 1];
+	const missing: number[] = [];
+	for (let number = 1; number <= highest; number++) if (!numbers.includes(number)) missing.push(number);
+	const problem =
+		numbers[0] === 0
+			? 'must number its placeholders from {{1}}, but uses {{0}}'
+			: missing.length > 0
+				? `must number its placeholders {{1}} to {{${highest}}} without gaps, but ${missing
+						.slice(0, 5)
+						.map((number) => `{{${number}}}`)
+						.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`
+				: undefined;
+	lastContent = content;
+	lastReading = problem === undefined ? { highest } : { highest, problem };
+	return lastReading;
+}
+
+function checkButtonPositions(input: Partial<TemplateInput>, ctx: Context): void {
+	const quickReplies = input.quickReplyButtons ?? [];
+	const indexes = resolveQuickReplyIndexes(
+		quickReplies.map((button) => button?.index),
+		isObject(input.urlButton) ? input.urlButton.index : undefined,
+	);
+	checkButtons(
+		ctx,
+		[
+			...quickReplies.map((_button, position) => ({
+				quickReply: true,
+				index: indexes[position],
+				path: ['quickReplyButtons', position],
+			})),
+			...(isObject(input.urlButton) ? [{ quickReply: false, index: input.urlButton.index, path: ['urlButton'] }] : []),
+		],
+		['quickReplyButtons'],
+	);
+}
+
+/** The count rule's message, naming the field the item used. */
+function countProblem(input: Partial<TemplateInput>, highest: number, count: number): { field: string; message: string } {
+	const given = `${count} ${count === 1 ? 'was' : 'were'} given`;
+	const placeholders = `{{1}}${highest > 1 ? ` to {{${highest}}}` : ''}`;
+	if (input.componentsJson !== undefined) {
+		return {
+			field: 'componentsJson',
+			message:
+				highest === 0
+					? `must give the body component no parameters: Template Content has no {{1}}-style placeholders, but ${given}`
+					: `must give the body component ${plural(highest, 'parameter', 'parameters')}, one for each placeholder of Template Content (${placeholders}), but ${given}`,
+		};
+	}
+	// Nothing given at all: the inputs below Template Content are what the user sees empty.
+	if ((input.placeholderValues?.length ?? 0) > 0 || (highest > 0 && (input.bodyParameters?.length ?? 0) === 0)) {
+		const longer =
+			highest > PLACEHOLDER_INPUT_COUNT
+				? `: inputs go up to {{${PLACEHOLDER_INPUT_COUNT}}}, so for a longer template leave them empty and fill Body Parameters with all ${highest} values`
+				: '';
+		return {
+			field: 'placeholderValues',
+			message: `must have a value for each placeholder of Template Content (${placeholders}), but ${given}${longer}`,
+		};
+	}
+	return {
+		field: 'bodyParameters',
+		message:
+			highest === 0
+				? `must be empty: Template Content has no {{1}}-style placeholders, but ${given}`
+				: `must have ${plural(highest, 'entry', 'entries')}, one for each placeholder of Template Content (${placeholders}), but ${given}`,
+	};
+}
+
+/**
+ * Spec: placeholders are written {{1}}, {{2}}, … and the parameters follow their numbers, so a
+ * Template Content (when given) must number them 1…N without gaps and the send must carry
+ * exactly N body parameters. Plus the button rules for fields mode.
+ */
+function checkTemplate(input: Partial<TemplateInput>, ctx: Context): void {
+	if ((input.quickReplyButtons?.length ?? 0) > 0 || isObject(input.urlButton)) checkButtonPositions(input, ctx);
+	if ((input.placeholderValues?.length ?? 0) > 0 && (input.bodyParameters?.length ?? 0) > 0) {
+		ctx.addIssue({
+			code: 'custom',
+			path: ['bodyParameters'],
+			input: input.bodyParameters,
+			message: `must be empty when the {{1}}, {{2}}, … inputs are filled in (got ${plural(
+				input.bodyParameters?.length ?? 0,
+				'entry',
+				'entries',
+			)}): remove them, the list is for templates entered without their text`,
+		});
+	}
+	if (typeof input.templateContent !== 'string') return;
+	const { highest, problem } = readPlaceholders(input.templateContent);
+	if (problem !== undefined) {
+		ctx.addIssue({ code: 'custom', path: ['templateContent'], input: input.templateContent, message: problem });
+		return;
+	}
+	const values = bodyValues(input);
+	if (values === undefined || values.length === highest) return;
+	if (input.templateContentIsExpression === true) {
+		// n8n evaluated the pasted {{1}}, {{2}}…: a count error would blame the wrong field.
+		ctx.addIssue({
+			code: 'custom',
+			path: ['templateContent'],
+			input: input.templateContent,
+			message: `is set to Expression: click Fixed above the field so {{1}}, {{2}}… stay as written. n8n turns a field into an expression when text with {{ }} is pasted into it empty, and evaluated this one before the node read it: ${plural(
+				highest,
+				'placeholder',
+				'placeholders',
+			)} left for ${values.length} ${values.length === 1 ? 'value' : 'values'}`,
+		});
+		return;
+	}
+	const { field, message } = countProblem(input, highest, values.length);
+	ctx.addIssue({ code: 'custom', path: [field], input: values, message });
+}
+
+export const templateChecks = z.superRefine(checkTemplate);
+// Run even when a field has a type error, so one run reports every problem of the item (zod
+// 3.25's v4 API honours `when` on the check, not yet as a parameter).
+templateChecks._zod.when = () => true;
