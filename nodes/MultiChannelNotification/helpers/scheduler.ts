@@ -58,6 +58,8 @@ export interface ScheduleStats {
 	maxInFlight: number;
 	/** The request rate in force at the end, if the service ever rate limited. */
 	rate?: number;
+	/** The longest an item was held back by rate limits, first refusal to last answer. */
+	longestWaitMs?: number;
 }
 
 interface Job {
@@ -103,6 +105,9 @@ export async function schedule(
 	const finish = (job: Job, attempt: Attempt) => {
 		inFlight--;
 		const now = clock.now();
+		if (job.firstThrottledAt !== undefined && attempt.kind !== 'throttled') {
+			stats.longestWaitMs = Math.max(stats.longestWaitMs ?? 0, now - job.firstThrottledAt);
+		}
 		if (attempt.kind === 'stop') stopped = true;
 		else if (attempt.kind === 'done') pace.onDone(now, now - (job.startedAt ?? now), !pinned);
 		else {
@@ -113,6 +118,7 @@ export async function schedule(
 			const wait = attempt.retryAfterMs ?? (flowing ? BACKOFF_BASE_MS : backoff(job.attempt));
 			const waited = now - job.firstThrottledAt;
 			if (waited + wait > settings.maxWaitMs) {
+				stats.longestWaitMs = Math.max(stats.longestWaitMs ?? 0, waited);
 				if (sender.giveUp(job.index, waited, wait) === 'stop') stopped = true;
 			} else {
 				job.attempt++;

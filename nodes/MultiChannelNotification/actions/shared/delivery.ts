@@ -85,12 +85,12 @@ export async function deliver(
 	const live: Ready[] = [];
 	for (const item of ready) {
 		if (item.options.dryRun) {
-			outcomes.done(item.itemIndex, dryRunItem(connection, item), false);
+			outcomes.done(item.itemIndex, dryRunItem(connection, item), 'dryRun');
 			continue;
 		}
 		const earlier = tries?.recall(item.itemIndex, item.request);
 		if (earlier === undefined) live.push(item);
-		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, true);
+		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, 'sent');
 		else if (outcomes.fail(item.itemIndex, notResentError(this, item.itemIndex, earlier.error)) === 'stop') return;
 	}
 	const keyed = live.filter((item) => item.options.dedupeKey !== '');
@@ -106,7 +106,7 @@ export async function deliver(
 		outcomes.done(
 			item.itemIndex,
 			{ skipped: true, reason, dedupeKey: item.options.dedupeKey, message: `Not sent: ${said} (Options → Send Once Per Key)` },
-			false,
+			'skipped',
 		);
 	}
 	if (toSend.length === 0) return;
@@ -128,7 +128,7 @@ export async function deliver(
 			delivered.add(itemIndex);
 			const json = { ...result.response, ...request.extras, ...(operation.output?.(result.response) ?? {}) };
 			tries?.remember(itemIndex, request, { kind: 'delivered', json });
-			outcomes.done(itemIndex, json, true);
+			outcomes.done(itemIndex, json, 'sent');
 			return { kind: 'done' };
 		} catch (error) {
 			if (mayHaveBeenDelivered(error)) tries?.remember(itemIndex, request, { kind: 'uncertain', error });
@@ -144,13 +144,14 @@ export async function deliver(
 	const service = paces.use(`${connection.credential.id || connection.credential.name}\u0000${connection.baseUrl}`, realClock.now());
 	const cancel = this.getExecutionCancelSignal?.();
 	try {
-		await schedule(
+		const stats = await schedule(
 			toSend.length,
 			{ send: attempt, giveUp, cancelled: () => cancel?.aborted === true },
 			readPacing(this, toSend[0].itemIndex),
 			realClock,
 			service.pace,
 		);
+		outcomes.noteRateLimits(stats.throttled, stats.longestWaitMs ?? 0);
 	} finally {
 		service.release(realClock.now());
 		const unsent = toSend.filter((item) => item.options.dedupeKey !== '' && !delivered.has(item.itemIndex));

@@ -3,6 +3,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { forErrorPanel } from '../../helpers/errorPanel';
 import { asNodeError, nodeOf, problemsOf } from '../../helpers/errors';
+import type { Outcome, RunCounts } from './summary';
+import { ranges, runSummary } from './summary';
+
+export { ranges };
 
 /**
  * The output of one execution and its error policy. One output item per input item, in input
@@ -15,22 +19,10 @@ export type NodeError = NodeApiError | NodeOperationError;
 
 export type ErrorStyle = 'throw' | 'item' | 'tool';
 
-/** "0–4, 7, 9–10": a short list of item indexes. */
-export function ranges(indexes: number[]): string {
-	const sorted = [...indexes].sort((a, b) => a - b);
-	const parts: string[] = [];
-	for (let start = 0; start < sorted.length; ) {
-		let end = start;
-		while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end++;
-		parts.push(start === end ? `${sorted[start]}` : `${sorted[start]}–${sorted[end]}`);
-		start = end + 1;
-	}
-	return parts.join(', ');
-}
-
 export class Outcomes {
 	private readonly results: INodeExecutionData[];
-	private readonly sent: number[] = [];
+	private readonly items: RunCounts['items'] = { sent: [], refused: [], skipped: [], dryRun: [] };
+	private rateLimited: RunCounts['rateLimited'];
 	private failure: NodeError | undefined;
 
 	constructor(
@@ -43,10 +35,15 @@ export class Outcomes {
 		this.results = new Array<INodeExecutionData>(count);
 	}
 
-	/** An item that was sent (or is output without sending: dry run, skipped). */
-	done(itemIndex: number, json: IDataObject, sent: boolean): void {
-		if (sent) this.sent.push(itemIndex);
+	/** An item that was sent, or is output without sending (dry run, skipped). */
+	done(itemIndex: number, json: IDataObject, outcome: Exclude<Outcome, 'refused'>): void {
+		this.items[outcome].push(itemIndex);
 		this.results[itemIndex] = { json, pairedItem: { item: itemIndex } };
+	}
+
+	/** How rate limits held this run back (the scheduler's count and longest wait). */
+	noteRateLimits(times: number, longestWaitMs: number): void {
+		if (times > 0) this.rateLimited = { times, longestWaitMs };
 	}
 
 	/** Records a failed item; says whether the run may go on. */
@@ -65,6 +62,7 @@ export class Outcomes {
 						...(nodeError instanceof NodeApiError && nodeError.httpCode ? { httpCode: nodeError.httpCode } : {}),
 						...(problemsOf(nodeError).length > 1 ? { problems: problemsOf(nodeError).map((p) => `${p.field} ${p.rule}`) } : {}),
 					};
+		this.items.refused.push(itemIndex);
 		this.results[itemIndex] = { json, pairedItem: { item: itemIndex } };
 		return 'continue';
 	}
@@ -76,9 +74,14 @@ export class Outcomes {
 	/** The output, or the earliest failure (requests in flight were allowed to finish first). */
 	finish(): INodeExecutionData[][] {
 		const failure = this.failure;
-		if (failure === undefined) return [this.results.filter((item) => item !== undefined)];
-		if (this.sent.length > 0) {
-			failure.description = `${failure.description ?? ''}\nItems already sent in this run: ${ranges(this.sent)}. Do not send them again when you re-run (or set Options → Send Once Per Key).`.trim();
+		if (failure === undefined) {
+			// The run summary, where n8n shows execution hints (n8n 1.x and 2.x have them; guarded all the same).
+			const hint = runSummary({ total: this.results.length, items: this.items, rateLimited: this.rateLimited });
+			if (hint && typeof this.context.addExecutionHints === 'function') this.context.addExecutionHints(hint);
+			return [this.results.filter((item) => item !== undefined)];
+		}
+		if (this.items.sent.length > 0) {
+			failure.description = `${failure.description ?? ''}\nItems already sent in this run: ${ranges(this.items.sent)}. Do not send them again when you re-run (or set Options → Send Once Per Key).`.trim();
 		}
 		throw forErrorPanel(failure);
 	}

@@ -1,4 +1,4 @@
-import type { INodeParameters, INodeProperties } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, IRun } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
@@ -6,7 +6,8 @@ import { descriptionAsPanelHtml } from '../../../../nodes/MultiChannelNotificati
 import { titleText } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import { fieldOf } from '../../../../nodes/MultiChannelNotification/helpers/validation';
 import { resolveQuickReplyIndexes, TEMPLATE_LABELS } from '../../../../nodes/MultiChannelNotification/schemas';
-import { runNode } from '../../../helpers/engine';
+import { runSummary } from '../../../../nodes/MultiChannelNotification/actions/shared/summary';
+import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
 /** Issue 20: what a no-code user meets in the editor, each fix through n8n's engine where it runs. */
@@ -216,5 +217,47 @@ describe('Send with Failover: a To outside +62', () => {
 		});
 		expect(error?.description).toContain('It is the To number unless you set another one: put a +62 number in SMS Phone Number');
 		expect(sandbox().requests).toHaveLength(0);
+	});
+});
+
+describe('Run summary (an execution hint above the output)', () => {
+	const hintsOf = (run: { run: IRun }): unknown => run.run.data.resultData.runData[NODE_NAME]?.[0]?.hints;
+
+	test('counts from the run: sent and refused items named, the refused making it a warning', async () => {
+		const result = await runNode({
+			parameters: template({ to: '={{ $json.to }}' }),
+			items: [{ to: '+6281234567890' }, { to: 'nope' }, { to: '+6281234567891' }],
+			continueOnFail: true,
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(sandbox().requests).toHaveLength(2);
+		expect(hintsOf(result)).toEqual([
+			{ message: 'Sent 2 (items 0, 2) · refused 1 (item 1)', type: 'warning', location: 'outputPane' },
+		]);
+	});
+
+	test('a dry run says nothing was sent', async () => {
+		const result = await runNode({
+			parameters: template({ options: { dryRun: true } }),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(hintsOf(result)).toEqual([{ message: 'Sent 0 · dry run 1', type: 'info', location: 'outputPane' }]);
+	});
+
+	test('large runs: thousands separated, long lists cut, rate limits with the longest wait', () => {
+		const sent = Array.from({ length: 2000 }, (_unused, index) => index).filter((index) => index !== 7 && index !== 912);
+		expect(runSummary({ total: 2000, items: { sent, refused: [912, 7], skipped: [], dryRun: [] } })?.message).toBe(
+			'Sent 1,998 · refused 2 (items 7, 912)',
+		);
+		const every = Array.from({ length: 30 }, (_unused, index) => index * 2);
+		expect(
+			runSummary({
+				total: 60,
+				items: { sent: every.map((index) => index + 1), refused: [], skipped: every, dryRun: [] },
+				rateLimited: { times: 4, longestWaitMs: 12_400 },
+			})?.message,
+		).toBe(
+			'Sent 30 · skipped 30 (items 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, …) · rate limited 4× (longest wait 12 s)',
+		);
 	});
 });

@@ -157,6 +157,8 @@ describe('HTTP 429', () => {
 		]);
 		expect(service.delivered.get(0)).toBe(1);
 		expect(stats).toMatchObject({ attempts: 4, throttled: 3 });
+		// From the first refusal (answered at once, at 0) to the answer of the try that got through.
+		expect(stats.longestWaitMs).toBe(7000);
 		expect(service.givenUp).toEqual([]);
 	});
 
