@@ -58,7 +58,9 @@ describe('Multi-Channel Notification API credential', () => {
 
 	test.each([
 		['plain http to another host', 'http://notify.example.com', 'must use https://'],
-		['not a URL', 'notify-example', 'is not a valid URL'],
+		['without its scheme', 'notify.example.com', 'must start with https://, e.g. https://notify.example.com'],
+		['a host and port without its scheme', 'localhost:8443', 'must start with https://, e.g. https://localhost:8443'],
+		['a broken URL', 'https://[::1', 'is not a valid URL: write it as https://host[:port][/path]'],
 		['with a space', 'https://notify example.com', 'contains a space'],
 		['empty', '', 'the Base URL is empty'],
 	])('Base URL %s fails before any request', async (_name, baseUrl, problem) => {

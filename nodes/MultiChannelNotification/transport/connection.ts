@@ -48,7 +48,13 @@ export function checkBaseUrl(raw: unknown): Checked<{ baseUrl: string; origin: s
 	if (/[?#]/.test(text)) {
 		return { problem: `the Base URL "${text}" must not contain a query (?…) or fragment (#…)` };
 	}
-	if (!URL.canParse(text)) return { problem: `the Base URL "${text}" is not a valid URL` };
+	// A host written without its scheme ("notify.example.com", "localhost:8443") is the usual slip.
+	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+		return { problem: `the Base URL "${text}" must start with https://, e.g. https://${text.replace(/^\/+/, '')}` };
+	}
+	if (!URL.canParse(text)) {
+		return { problem: `the Base URL "${text}" is not a valid URL: write it as https://host[:port][/path], e.g. https://notify.example.com` };
+	}
 	const url = new URL(text);
 	if (url.protocol !== 'https:') {
 		return { problem: `the Base URL "${text}" must use https:// so the API key never crosses a network in clear` };
