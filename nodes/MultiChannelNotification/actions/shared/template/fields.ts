@@ -210,6 +210,9 @@ export const templateFields: INodeProperties[] = [
 		displayOptions: { show: { componentsInputMode: ['json'] } },
 		description:
 			'The template’s components list as the service takes it, checked with the same rules as the fields. Values the service treats as defaults may be left out (component type, parameter type "text", button sub_type "quick_reply", URL button index 0).',
+		// n8n keeps each mode's values apart and a node cannot fill one field from others in the
+		// editor; a Dry Run prints the list the fields build, ready to paste.
+		hint: 'Values entered in the fields are not copied here. To start from them: switch back to Using Fields Below, run once with Options → Dry Run, and copy the output’s request.body.template.components.',
 	},
 ];
 
