@@ -2,7 +2,9 @@
  * Browser check: the node's panel in n8n's real editor, driven by Chromium (playwright-core).
  * For each operation it opens an example's node and asserts which fields show and hide, flips
  * the options that change the form (Define Components, Media Type), executes a step from the
- * panel and waits for its output, and saves screenshots for the docs.
+ * panel and waits for its output, and saves screenshots for the docs. Then it walks the user
+ * paths of lib/editorWalk.ts (paste template text, Dry Run, quick replies, failover, several
+ * problems), each in a fresh workflow, asserting what the panel shows.
  *
  *   npx tsx scripts/n8n/check-editor.ts     (after `npm run build`; needs Debian's chromium)
  *
@@ -11,11 +13,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { chromium, selectors } from 'playwright-core';
 
 import type { CheckContext } from './lib/check';
 import { runCheck } from './lib/check';
+import { walkUserPaths } from './lib/editorWalk';
 import { loadExamples, MEDIA_RECIPIENT, sandboxCredential } from './lib/examples';
 import { REPO_ROOT } from './lib/install';
 import { OWNER } from './lib/n8n';
@@ -93,8 +96,9 @@ class Editor {
 		for (const text of outputText) await output.getByText(text).first().waitFor({ timeout: 60_000 });
 	}
 
-	async screenshot(page: Page, file: string, scrollTo?: string): Promise<void> {
-		if (scrollTo) await page.getByTestId(testId(scrollTo)).first().scrollIntoViewIfNeeded();
+	async screenshot(page: Page, file: string, scrollTo?: string | Locator): Promise<void> {
+		if (typeof scrollTo === 'string') await page.getByTestId(testId(scrollTo)).first().scrollIntoViewIfNeeded();
+		else if (scrollTo) await scrollTo.scrollIntoViewIfNeeded();
 		// Close the "Node executed successfully" toasts and let transitions settle, so the
 		// picture shows the panel rather than an animation.
 		for (const close of await page.locator('.el-notification__closeBtn').all()) {
@@ -205,6 +209,15 @@ runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
 			);
 			await editor.screenshot(page, 'editor-failover.png', 'smsMessage');
 			await page.close();
+		});
+
+		await walkUserPaths({
+			context,
+			url: stack.n8n.url,
+			client: stack.client,
+			sandbox,
+			expect,
+			screenshot: async (page, file, scrollTo) => await editor.screenshot(page, file, scrollTo),
 		});
 	} finally {
 		await browser?.close();

@@ -85,7 +85,7 @@ export const templateFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'Hi {{1}}, your order {{2}} has shipped.',
 		description:
-			'Optional: paste the approved template text here. The node then shows one input per placeholder ({{1}}, {{2}}, …) below, checks the count before sending and shows the finished text in its output.',
+			'Optional: paste the approved template text here. The node then shows one input per placeholder ({{1}}, {{2}}, …) below, checks the count before sending and shows the finished text in its output. If n8n switches the field to Expression as you paste (it does when the field was empty), click Fixed above it.',
 		hint: 'Pasting text with {{1}} into an empty field makes n8n switch it to Expression, which replaces the placeholders. If the field says Expression, click Fixed.',
 	},
 	{
