@@ -3,7 +3,7 @@ import { z } from 'zod/v4';
 import type { FieldLabels } from './common';
 import { SMS_COUNTRY_RULE, smsPhoneNumberWith } from './common';
 import { smsFields } from './sms.schema';
-import { TEMPLATE_LABELS, templateChecks, templateFields, toTemplateMessage } from './template.schema';
+import { TEMPLATE_LABELS, templateChecks, templateFields, toTemplateMessage, withListLengths } from './template.schema';
 
 /**
  * Combined notification with failover (spec: "Combined notification request"): the chat part is
@@ -21,11 +21,14 @@ export const COMBINED_LABELS = {
 export const FAILOVER_SMS_COUNTRY_RULE = `${SMS_COUNTRY_RULE}. It is the To number unless you set another one: put a +62 number in SMS Phone Number`;
 
 export const combinedSendSchema = z
-	.object({
-		...templateFields,
-		smsPhoneNumber: smsPhoneNumberWith(FAILOVER_SMS_COUNTRY_RULE),
-		smsMessage: smsFields.message,
-	})
+	.preprocess(
+		withListLengths,
+		z.object({
+			...templateFields,
+			smsPhoneNumber: smsPhoneNumberWith(FAILOVER_SMS_COUNTRY_RULE),
+			smsMessage: smsFields.message,
+		}),
+	)
 	.check(templateChecks)
 	.transform((input) => ({
 		chat: toTemplateMessage(input),

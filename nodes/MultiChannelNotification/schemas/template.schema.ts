@@ -68,7 +68,21 @@ export const templateFields = {
 	urlButton: z.object({ index: urlButtonIndex, text: requiredText }).optional(),
 	// JSON mode.
 	componentsJson: componentsJsonSchema.optional(),
+	/** Added by `withListLengths`: how many values each list had before any was judged. */
+	listLengths: z.object({ placeholderValues: z.number().optional(), bodyParameters: z.number().optional() }).optional(),
 };
+
+/**
+ * The candidate with the lengths of its two value lists, taken before zod judges their
+ * entries: a list with a refused entry is left out of what the cross-field check sees, and its
+ * count must still be right ("3 were given", not "0").
+ */
+export function withListLengths(raw: unknown): unknown {
+	if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+	const { placeholderValues, bodyParameters } = raw as Record<string, unknown>;
+	const length = (list: unknown) => (Array.isArray(list) ? list.length : undefined);
+	return { ...raw, listLengths: { placeholderValues: length(placeholderValues), bodyParameters: length(bodyParameters) } };
+}
 
 export type TemplateInput = z.output<z.ZodObject<typeof templateFields>>;
 
@@ -123,4 +137,7 @@ export function toTemplateMessage(input: TemplateInput): TemplateMessage {
 
 export { PLACEHOLDER_INPUT_COUNT, resolveQuickReplyIndexes, templateChecks } from './templateChecks';
 
-export const templateSendSchema = z.object(templateFields).check(templateChecks).transform(toTemplateMessage);
+export const templateSendSchema = z
+	.preprocess(withListLengths, z.object(templateFields))
+	.check(templateChecks)
+	.transform(toTemplateMessage);

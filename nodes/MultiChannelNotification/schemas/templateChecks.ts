@@ -38,19 +38,19 @@ export function resolveQuickReplyIndexes(indexes: readonly unknown[], urlButtonI
 }
 
 /**
- * The body parameters the send carries, from whichever mode the item uses; undefined when they
- * cannot be counted. The reader gives fields mode's two lists as arrays (empty when unused) and
- * leaves them out in JSON mode; a list zod refused is left out of what the check sees, so a
- * missing list means "refused above" (or JSON mode with refused JSON): its count says nothing.
+ * How many body parameters the send carries, from whichever mode the item uses; undefined when
+ * they cannot be counted (JSON that is not a list). Fields mode counts the lists as given, a
+ * refused entry included (`listLengths`): the inputs {{1}}… when used, else the free list.
  */
-function bodyValues(input: Partial<TemplateInput>): unknown[] | undefined {
+function bodyCount(input: Partial<TemplateInput>): { count: number; values?: unknown[] } | undefined {
 	if (input.componentsJson !== undefined) {
 		if (!Array.isArray(input.componentsJson)) return undefined;
 		const body = input.componentsJson.find((component) => isObject(component) && component.type === 'body');
-		return isObject(body) && Array.isArray(body.parameters) ? body.parameters : undefined;
+		return isObject(body) && Array.isArray(body.parameters) ? { count: body.parameters.length, values: body.parameters } : undefined;
 	}
-	if (input.placeholderValues === undefined || input.bodyParameters === undefined) return undefined;
-	return fieldBodyValues(input);
+	const inputs = input.listLengths?.placeholderValues ?? input.placeholderValues?.length ?? 0;
+	if (inputs > 0) return { count: inputs, values: input.placeholderValues };
+	return { count: input.listLengths?.bodyParameters ?? input.bodyParameters?.length ?? 0, values: input.bodyParameters };
 }
 
 let lastContent: string | undefined;
@@ -115,7 +115,9 @@ function countProblem(input: Partial<TemplateInput>, highest: number, count: num
 		};
 	}
 	// Nothing given at all: the inputs below Template Content are what the user sees empty.
-	if ((input.placeholderValues?.length ?? 0) > 0 || (highest > 0 && (input.bodyParameters?.length ?? 0) === 0)) {
+	const inputs = input.listLengths?.placeholderValues ?? input.placeholderValues?.length ?? 0;
+	const list = input.listLengths?.bodyParameters ?? input.bodyParameters?.length ?? 0;
+	if (inputs > 0 || (highest > 0 && list === 0)) {
 		const longer =
 			highest > PLACEHOLDER_INPUT_COUNT
 				? `: inputs go up to {{${PLACEHOLDER_INPUT_COUNT}}}, so for a longer template leave them empty and fill Body Parameters with all ${highest} values`
@@ -159,8 +161,9 @@ function checkTemplate(input: Partial<TemplateInput>, ctx: Context): void {
 		ctx.addIssue({ code: 'custom', path: ['templateContent'], input: input.templateContent, message: problem });
 		return;
 	}
-	const values = bodyValues(input);
-	if (values === undefined || values.length === highest) return;
+	const body = bodyCount(input);
+	if (body === undefined || body.count === highest) return;
+	const { count } = body;
 	if (input.templateContentIsExpression === true) {
 		// n8n evaluated the pasted {{1}}, {{2}}…: a count error would blame the wrong field.
 		ctx.addIssue({
@@ -171,12 +174,12 @@ function checkTemplate(input: Partial<TemplateInput>, ctx: Context): void {
 				highest,
 				'placeholder',
 				'placeholders',
-			)} left for ${values.length} ${values.length === 1 ? 'value' : 'values'}`,
+			)} left for ${count} ${count === 1 ? 'value' : 'values'}`,
 		});
 		return;
 	}
-	const { field, message } = countProblem(input, highest, values.length);
-	ctx.addIssue({ code: 'custom', path: [field], input: values, message });
+	const { field, message } = countProblem(input, highest, count);
+	ctx.addIssue({ code: 'custom', path: [field], input: body.values, message });
 }
 
 export const templateChecks = z.superRefine(checkTemplate);
