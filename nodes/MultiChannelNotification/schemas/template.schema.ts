@@ -58,7 +58,7 @@ export const templateFields = {
 	 * Expression when text with {{ }} is pasted into it empty): its placeholders were then
 	 * evaluated by n8n before the node read the text. Not sent.
 	 */
-	templateContentIsExpression: z.boolean().optional(),
+	templateTextTurnedIntoExpression: z.boolean().optional(),
 	// Fields mode.
 	headerImageUrl: httpsUrl.optional(),
 	/** One value per placeholder of Template Content, {{1}} first (the editor's one input per placeholder). */

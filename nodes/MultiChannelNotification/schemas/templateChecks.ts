@@ -161,23 +161,21 @@ function checkTemplate(input: Partial<TemplateInput>, ctx: Context): void {
 		ctx.addIssue({ code: 'custom', path: ['templateContent'], input: input.templateContent, message: problem });
 		return;
 	}
-	const body = bodyCount(input);
-	if (body === undefined || body.count === highest) return;
-	const { count } = body;
-	if (input.templateContentIsExpression === true) {
-		// n8n evaluated the pasted {{1}}, {{2}}…: a count error would blame the wrong field.
+	if (input.templateTextTurnedIntoExpression === true) {
+		// n8n evaluated the pasted {{1}}, {{2}}…: whatever the counts, the message would go out
+		// without the values the template needs, and a count error would blame the wrong field.
 		ctx.addIssue({
 			code: 'custom',
 			path: ['templateContent'],
 			input: input.templateContent,
-			message: `is set to Expression: click Fixed above the field so {{1}}, {{2}}… stay as written. n8n turns a field into an expression when text with {{ }} is pasted into it empty, and evaluated this one before the node read it: ${plural(
-				highest,
-				'placeholder',
-				'placeholders',
-			)} left for ${count} ${count === 1 ? 'value' : 'values'}`,
+			message:
+				'is set to Expression: click Fixed above the field so {{1}}, {{2}}… stay as written. n8n turns a field into an expression when text with {{ }} is pasted into it empty, and then reads {{1}} as the number 1',
 		});
 		return;
 	}
+	const body = bodyCount(input);
+	if (body === undefined || body.count === highest) return;
+	const { count } = body;
 	const { field, message } = countProblem(input, highest, count);
 	ctx.addIssue({ code: 'custom', path: [field], input: body.values, message });
 }

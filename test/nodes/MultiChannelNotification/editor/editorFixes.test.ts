@@ -45,9 +45,31 @@ describe('Template Content turned into an expression by the editor', () => {
 		});
 		expect(error?.message).toBe('Item 0: Template Content is set to Expression: click Fixed above the field so…');
 		expect(error?.description).toContain('click Fixed above the field so {{1}}, {{2}}… stay as written');
-		expect(error?.description).toContain('got "Hi 1, your order 2 shipped"');
+		expect(error?.description).toContain('"Hi 1, your order 2 shipped"');
 		expect(error?.description).not.toContain('Body Parameters');
 		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('left as an Expression with no values given, it still sends nothing (the message would lack its values)', async () => {
+		const { error } = await runNode({
+			parameters: template({ templateContent: '=Hi {{1}}, your order {{2}} shipped' }),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.message).toBe('Item 0: Template Content is set to Expression: click Fixed above the field so…');
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
+	test('a deliberate expression (the template text from an earlier node) is read as n8n gives it', async () => {
+		const { output, error } = await runNode({
+			parameters: template({
+				templateContent: '={{ $json.template }}',
+				bodyParameters: { parameter: [{ text: 'Budi' }] },
+			}),
+			items: [{ template: 'Hi {{1}}' }],
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error).toBeUndefined();
+		expect(output?.[0].json.preview).toBe('Hi Budi');
 	});
 
 	test('the same text as Fixed sends with its preview', async () => {

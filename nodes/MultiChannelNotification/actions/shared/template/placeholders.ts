@@ -26,12 +26,14 @@ export function readPlaceholderValues(context: IExecuteFunctions, itemIndex: num
 }
 
 /**
- * Whether Template Content is set to Expression. n8n's editor switches a field to Expression
- * when text holding {{ }} is pasted or typed into it while empty, and its {{1}} then evaluate to
- * 1: the send's check then tells the user to switch the field back to Fixed. The raw value is
- * n8n's own (`rawExpressions`); a leading "=" is how n8n marks an expression.
+ * Whether Template Content holds template placeholders ({{1}}, {{2}}, …) as written but is set to
+ * Expression. n8n's editor switches a field to Expression when text holding {{ }} is pasted or
+ * typed into it while empty; n8n then evaluates {{1}} to 1, so the text the node gets has lost
+ * its placeholders and a send would go out without its values. The raw value is n8n's own
+ * (`rawExpressions`; a leading "=" is how n8n marks an expression), read for the template's own
+ * {{n}} notation exactly as a Fixed Template Content is: nothing is evaluated here.
  */
-export function templateContentIsExpression(context: IExecuteFunctions, itemIndex: number): boolean {
+export function templateTextTurnedIntoExpression(context: IExecuteFunctions, itemIndex: number): boolean {
 	const raw = context.getNodeParameter('templateContent', itemIndex, '', { rawExpressions: true });
-	return typeof raw === 'string' && raw.startsWith('=');
+	return typeof raw === 'string' && raw.startsWith('=') && placeholderNumbers(raw.slice(1)).length > 0;
 }

@@ -4,7 +4,7 @@ import { asText, readCollectionEntries, readText } from '../../../helpers/parame
 import type { PhoneNumberFormat } from '../../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../../helpers/phoneNumber';
 import { LANGUAGE_POLICY, URL_BUTTON_DEFAULT_INDEX } from '../../../schemas';
-import { readPlaceholderValues, templateContentIsExpression } from './placeholders';
+import { readPlaceholderValues, templateTextTurnedIntoExpression } from './placeholders';
 
 /**
  * The item's template fields as the schema takes them (schemas/template.schema.ts), keyed by
@@ -29,7 +29,7 @@ export function readTemplateFields(
 		}),
 		templateContent: typeof content === 'string' && content.trim() !== '' ? content : undefined,
 		headerImageUrl: header === '' || header === null ? undefined : header,
-		templateContentIsExpression: templateContentIsExpression(context, itemIndex),
+		templateTextTurnedIntoExpression: templateTextTurnedIntoExpression(context, itemIndex),
 		placeholderValues: fields ? readPlaceholderValues(context, itemIndex, content) : undefined,
 		bodyParameters: fields ? bodyParameters(context, itemIndex) : undefined,
 		quickReplyButtons: fields ? quickReplyButtons(context, itemIndex) : undefined,
