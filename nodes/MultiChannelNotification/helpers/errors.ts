@@ -54,8 +54,10 @@ const problemLists = new WeakMap<object, Problem[]>();
 
 /** One broken rule of one item, as the user sees it. */
 export interface Problem {
-	/** The field as labelled in the editor, e.g. "To" or "Quick Reply Buttons". */
+	/** The field as labelled in the editor, e.g. "To" or "Quick Reply Buttons → Button 2 → Payload". */
 	field: string;
+	/** The top-level field's label ("Quick Reply Buttons"), when it differs from `field`. */
+	label?: string;
 	/**
 	 * Where the value sits in the node's parameters (e.g. ["quickReplyButtons", "button", 1,
 	 * "payload"]), so a tool run can name the `$fromAI` argument that filled it.
@@ -101,7 +103,7 @@ function title(itemIndex: number, text: string): string {
 export function inputError(node: INode, itemIndex: number, problems: Problem[]): NodeOperationError {
 	const lines = problems.map(formatProblem);
 	// The fields as the panel's top level names them; the description has the full paths.
-	const fields = [...new Set(problems.map((problem) => problem.field.split(' → ')[0].split(' at [')[0]))];
+	const fields = [...new Set(problems.map((problem) => problem.label ?? problem.field))];
 	const headline =
 		problems.length === 1 ? lines[0] : `${problems.length} problems (${fields.join(', ')})`;
 	const error = new NodeOperationError(node, title(itemIndex, headline), {

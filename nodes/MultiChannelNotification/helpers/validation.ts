@@ -89,24 +89,28 @@ function jsonPath(path: IssuePath): string {
  * The field as the editor names it ("Quick Reply Buttons → Button 2 → Payload") and where its
  * value sits in the node's parameters (["quickReplyButtons", "button", 1, "payload"]).
  */
-export function fieldOf(path: IssuePath, labels: FieldLabels): Pick<Problem, 'field' | 'path'> {
+export function fieldOf(path: IssuePath, labels: FieldLabels): Pick<Problem, 'field' | 'label' | 'path'> {
 	const [key, ...rest] = path;
 	const entry = labels[String(key)];
-	if (entry === undefined) return { field: key === undefined ? 'Item' : String(key), path: key === undefined ? [] : [String(key)] };
+	if (entry === undefined) {
+		const name = key === undefined ? 'Item' : String(key);
+		return { field: name, path: key === undefined ? [] : [name] };
+	}
+	const { label } = entry;
 	const base: Array<string | number> = entry.at ?? [String(key)];
-	if (rest.length === 0) return { field: entry.label, path: base };
-	if (entry.json) return { field: `${entry.label} at ${jsonPath(rest)}`, path: base };
+	if (rest.length === 0) return { field: label, path: base };
+	if (entry.json) return { field: `${label} at ${jsonPath(rest)}`, label, path: base };
 	const parts = rest.map((part) =>
 		typeof part === 'number'
 			? (entry.entryLabel?.(part) ?? `${entry.entry ?? 'Entry'} ${part + 1}`)
 			: (entry.parts?.[String(part)] ?? String(part)),
 	);
-	const field = [entry.label, ...parts].join(' → ');
+	const field = [label, ...parts].join(' → ');
 	// A list whose entries are parameters of their own (placeholder1, placeholder2, …).
-	if (entry.entryKey && typeof rest[0] === 'number') return { field, path: [entry.entryKey(rest[0])] };
+	if (entry.entryKey && typeof rest[0] === 'number') return { field, label, path: [entry.entryKey(rest[0])] };
 	const inner = rest.map((part) => (typeof part === 'number' ? part : String(part)));
 	const leaf = entry.leaf !== undefined && inner.length === 1 && typeof inner[0] === 'number' ? [entry.leaf] : [];
-	return { field, path: [...base, ...inner, ...leaf] };
+	return { field, label, path: [...base, ...inner, ...leaf] };
 }
 
 /** One issue as the user reads it; the value is the one zod reports (parsed with `reportInput`). */

@@ -65,12 +65,12 @@ describe('parseOrThrow', () => {
 });
 
 describe('fieldOf: the field as the editor names it', () => {
-	test.each<[string, Array<string | number>, FieldLabels, { field: string; path: Array<string | number> }]>([
+	test.each<[string, Array<string | number>, FieldLabels, { field: string; label?: string; path: Array<string | number> }]>([
 		['a plain field', ['to'], TEMPLATE_LABELS, { field: 'To', path: ['to'] }],
-		['an entry of a list field', ['bodyParameters', 1], TEMPLATE_LABELS, { field: 'Body Parameters → Parameter 2', path: ['bodyParameters', 'parameter', 1, 'text'] }],
-		['a part of an entry', ['quickReplyButtons', 0, 'payload'], TEMPLATE_LABELS, { field: 'Quick Reply Buttons → Button 1 → Payload', path: ['quickReplyButtons', 'button', 0, 'payload'] }],
-		['a part of a single collection', ['urlButton', 'text'], TEMPLATE_LABELS, { field: 'URL Button → URL Parameter', path: ['urlButton', 'button', 'text'] }],
-		['inside a JSON field', ['componentsJson', 2, 'parameters', 0, 'payload'], TEMPLATE_LABELS, { field: 'Components (JSON) at [2].parameters[0].payload', path: ['componentsJson'] }],
+		['an entry of a list field', ['bodyParameters', 1], TEMPLATE_LABELS, { field: 'Body Parameters → Parameter 2', label: 'Body Parameters', path: ['bodyParameters', 'parameter', 1, 'text'] }],
+		['a part of an entry', ['quickReplyButtons', 0, 'payload'], TEMPLATE_LABELS, { field: 'Quick Reply Buttons → Button 1 → Payload', label: 'Quick Reply Buttons', path: ['quickReplyButtons', 'button', 0, 'payload'] }],
+		['a part of a single collection', ['urlButton', 'text'], TEMPLATE_LABELS, { field: 'URL Button → URL Parameter', label: 'URL Button', path: ['urlButton', 'button', 'text'] }],
+		['inside a JSON field', ['componentsJson', 2, 'parameters', 0, 'payload'], TEMPLATE_LABELS, { field: 'Components (JSON) at [2].parameters[0].payload', label: 'Components (JSON)', path: ['componentsJson'] }],
 		['an option', ['languagePolicy'], TEMPLATE_LABELS, { field: 'Language Policy', path: ['options', 'languagePolicy'] }],
 		['a key with no label', ['other'], {}, { field: 'other', path: ['other'] }],
 	])('%s', (_name, path, labels, expected) => {

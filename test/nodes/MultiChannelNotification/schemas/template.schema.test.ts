@@ -114,7 +114,7 @@ describe('Header Image URL: https (spec: header "image.link = image URL (https)"
 
 	test('in JSON too', () => {
 		expect(check(json([header('http://x.example.com/a.png'), body()])).problems).toEqual([
-			{ field: 'Components (JSON) at [0].parameters[0].image.link', path: ['componentsJson'], rule: 'must use https://, not http:// (the service only fetches https links)', value: '"http://x.example.com/a.png"' },
+			{ field: 'Components (JSON) at [0].parameters[0].image.link', label: 'Components (JSON)', path: ['componentsJson'], rule: 'must use https://, not http:// (the service only fetches https links)', value: '"http://x.example.com/a.png"' },
 		]);
 	});
 });
@@ -122,7 +122,7 @@ describe('Header Image URL: https (spec: header "image.link = image URL (https)"
 describe('Body Parameters: not blank', () => {
 	test('names the parameter by its position', () => {
 		expect(check(templateItem({ bodyParameters: ['Budi', ' '] })).problems).toEqual([
-			{ field: 'Body Parameters → Parameter 2', path: ['bodyParameters', 'parameter', 1, 'text'], rule: 'is required and must not be empty' },
+			{ field: 'Body Parameters → Parameter 2', label: 'Body Parameters', path: ['bodyParameters', 'parameter', 1, 'text'], rule: 'is required and must not be empty' },
 		]);
 	});
 
