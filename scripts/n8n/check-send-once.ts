@@ -143,10 +143,24 @@ const retryWorkflow = (id: string): ExampleWorkflow =>
 
 type Verify = (ok: boolean, what: string, detail?: unknown) => void;
 
-/** Runs a stored workflow as the editor does, optionally with changed workflow data (same ids). */
+/** Saves a workflow's nodes as the editor does before it runs one (n8n 2.41 runs what is saved, not what the run request carries). */
+async function save(client: N8nClient, workflow: ExampleWorkflow): Promise<ExampleWorkflow> {
+	const { versionId } = (await client.getWorkflow(workflow.id)) as { versionId: string };
+	return await client.request<ExampleWorkflow>('PATCH', `/workflows/${workflow.id}`, { nodes: workflow.nodes, connections: workflow.connections, versionId });
+}
+
+/** Runs a stored workflow as the editor does, optionally changed (saved first, then put back; same ids). */
 async function run(client: N8nClient, id: string, change?: (workflow: ExampleWorkflow) => ExampleWorkflow): Promise<ExecutionSummary> {
 	const stored = (await client.getWorkflow(id)) as unknown as ExampleWorkflow;
-	const workflowData = change ? change(stored) : stored;
+	const workflowData = change ? await save(client, change(stored)) : stored;
+	try {
+		return await runSaved(client, id, workflowData);
+	} finally {
+		if (change) await save(client, stored);
+	}
+}
+
+async function runSaved(client: N8nClient, id: string, workflowData: ExampleWorkflow): Promise<ExecutionSummary> {
 	const result = await client.request<{ executionId?: string }>('POST', `/workflows/${id}/run`, {
 		workflowData,
 		triggerToStartFrom: { name: TRIGGER },

@@ -55,7 +55,7 @@ describe('package.json', () => {
 		expect(packageJson.keywords).toContain('n8n-community-node-package');
 		expect(packageJson.license).toBe('MIT');
 		expect(packageJson.author).toBeDefined();
-		expect(packageJson.engines).toEqual({ node: '>=20.15' });
+		expect(packageJson.engines).toEqual({ node: '>=20.19' });
 		expect(packageJson.publishConfig).toEqual({ access: 'public', provenance: true });
 	});
 
@@ -76,10 +76,15 @@ describe.each(SHIPPED_MARKDOWN)('%s', (file) => {
 });
 
 describe('README', () => {
-	it('states the n8n versions the package is tested with', () => {
+	it('states the n8n versions CI proves (the three lines scripts/ci-e2e.sh names)', () => {
+		const script = read('scripts/ci-e2e.sh');
+		const versions = ['N8N_MAIN_VERSION', 'N8N_COMPAT_VERSION', 'N8N_NEWEST_VERSION'].map(
+			(name) => new RegExp(`^${name}=(\\S+)$`, 'm').exec(script)?.[1],
+		);
+		expect(versions).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
 		const readme = read('README.md');
-		expect(readme).toMatch(/Tested versions:\*\* n8n \*\*2\.8\.4\*\*/);
-		expect(readme).toMatch(/\*\*1\.123\.x\*\*/);
+		const section = readme.slice(readme.indexOf('### Tested versions'), readme.indexOf('## Credential'));
+		for (const version of versions) expect(section).toContain(`| **${version}**`);
 	});
 });
 

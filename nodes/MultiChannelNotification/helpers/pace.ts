@@ -10,9 +10,11 @@
  *   far; one much slower answer takes one back (the delay-based idea of TCP Vegas).
  * - **Rate**: off until the first HTTP 429. Then the rate the service delivered lately (over the
  *   last second, or since the first delivery when that is more recent); raised by 10 % every half
- *   second without a 429 (the probe) and cut back on the next 429, at most once a second. A 429
- *   when nothing got through in the last second (a quota spent) pauses every send for the
- *   Retry-After (else 1 s) and keeps the estimate.
+ *   second without a 429, from 2 s after the last cut (the probe), and cut back on the next 429.
+ *   When nothing got through since the last cut — or five requests in a row sent at a rate
+ *   measured over less than a second were refused — the service's window is spent: every send
+ *   pauses for the Retry-After (else 1 s), and the rate becomes what got through, spread up to the
+ *   end of the pause.
  */
 
 export const INITIAL_LIMIT = 10;
@@ -24,10 +26,14 @@ const GROW_RTT_SLACK_MS = 20;
 const SHRINK_RTT_FACTOR = 2;
 const SHRINK_RTT_SLACK_MS = 20;
 const PROBE_EVERY_MS = 500;
+/** No probe this soon after a cut: each probe past the limit costs a few refused requests. */
+const PROBE_HOLD_MS = 2000;
 const PROBE_FACTOR = 1.1;
 export const CUT_EVERY_MS = 1000;
 /** The shortest span a rate is measured over: a first 429 can come within milliseconds. */
 const MIN_MEASURE_MS = 100;
+/** This many answers in a row refused since the last cut: the window is spent, pause at once. */
+const REFUSED_IN_A_ROW = 5;
 
 export class Pace {
 	limit = INITIAL_LIMIT;
@@ -42,6 +48,7 @@ export class Pace {
 	private cutSpan = CUT_EVERY_MS;
 	private lastProbe = -Infinity;
 	private firstDelivery = Infinity;
+	private refusedInARow = 0;
 	private readonly delivered: number[] = [];
 	private readonly waiters = new Set<() => void>();
 
@@ -77,6 +84,7 @@ export class Pace {
 
 	/** A delivered request; `adaptive` when its execution lets the window adapt. */
 	onDone(now: number, rtt: number, adaptive: boolean): void {
+		this.refusedInARow = 0;
 		this.delivered.push(now);
 		this.firstDelivery = Math.min(this.firstDelivery, now);
 		while (this.delivered[0] <= now - CUT_EVERY_MS) this.delivered.shift();
@@ -88,28 +96,40 @@ export class Pace {
 			} else if (rtt > this.baseRtt * SHRINK_RTT_FACTOR + SHRINK_RTT_SLACK_MS) {
 				this.limit = Math.max(INITIAL_LIMIT, this.limit - 1);
 			}
-		} else if (now - this.lastCut >= CUT_EVERY_MS && now - this.lastProbe >= PROBE_EVERY_MS) {
+		} else if (now - this.lastCut >= PROBE_HOLD_MS && now - this.lastProbe >= PROBE_EVERY_MS) {
 			this.rate *= PROBE_FACTOR;
 			this.lastProbe = now;
 		}
 	}
 
-	/** A 429. `maxWaitMs`: a pause longer than an item may wait is not taken. */
-	onThrottled(now: number, retryAfterMs: number | undefined, maxWaitMs: number): void {
-		if (now - this.lastCut < this.cutSpan) return;
+	/**
+	 * A 429 for a request started at `startedAt`. `maxWaitMs`: a pause longer than an item may
+	 * wait is not taken.
+	 */
+	onThrottled(now: number, retryAfterMs: number | undefined, maxWaitMs: number, startedAt = now): void {
+		// Only requests sent at the current rate say whether it is too high.
+		if (startedAt >= this.lastCut) this.refusedInARow++;
+		// A rate measured over a short span may be far too high (a burst allowance looks like a
+		// high rate): refusals in a row then say so at once, without waiting for the span to pass.
+		const overrated = this.cutSpan < CUT_EVERY_MS && this.refusedInARow >= REFUSED_IN_A_ROW;
+		if (now - this.lastCut < this.cutSpan && !overrated) return;
 		const deliveredSinceCut = this.deliveredSince(this.lastCut);
 		const lastSecond = this.deliveredSince(now - CUT_EVERY_MS);
 		const sinceCut = this.lastCut;
 		this.lastCut = now;
 		this.lastProbe = now;
-		if (lastSecond === 0 || (sinceCut > -Infinity && deliveredSinceCut === 0)) {
+		if (lastSecond === 0 || (sinceCut > -Infinity && (deliveredSinceCut === 0 || overrated))) {
+			this.refusedInARow = 0;
 			// Nothing got through lately: the service's window is spent. Wait for it — but never
 			// longer than an item may wait: a longer pause would hold every item not yet sent
-			// past its budget (they fail on their own 429 instead). What got through in the last
-			// second is then the rate, if anything did (a quota spent before the run keeps it).
+			// past its budget (they fail on their own 429 instead).
 			const pause = retryAfterMs ?? 1000;
 			if (pause <= maxWaitMs) this.pausedUntil = Math.max(this.pausedUntil, now + pause);
-			if (lastSecond > 0) this.setRate(now, lastSecond, CUT_EVERY_MS);
+			// What got through, spread over the time from the first delivery to the end of the
+			// pause (at least a second): a window spent early says the rate is that much lower.
+			if (lastSecond > 0) {
+				this.setRate(now, lastSecond, Math.max(MIN_MEASURE_MS, this.pausedUntil - this.firstDelivery));
+			}
 			return;
 		}
 		// Answers are still getting through: the rate is what they came to, measured over the last

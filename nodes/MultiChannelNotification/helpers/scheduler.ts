@@ -107,7 +107,7 @@ export async function schedule(
 		else if (attempt.kind === 'done') pace.onDone(now, now - (job.startedAt ?? now), !pinned);
 		else {
 			stats.throttled++;
-			pace.onThrottled(now, attempt.retryAfterMs, settings.maxWaitMs);
+			pace.onThrottled(now, attempt.retryAfterMs, settings.maxWaitMs, job.startedAt);
 			job.firstThrottledAt ??= now;
 			const flowing = pace.deliveredSince(now - CUT_EVERY_MS) > 0;
 			const wait = attempt.retryAfterMs ?? (flowing ? BACKOFF_BASE_MS : backoff(job.attempt));

@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+import type { NodeRuntime } from './node24';
+import { ensureNode24, installedNode24 } from './node24';
 import { cleanEnv, delay, elapsed, removeOnExit, run, spawnGroup, stopGroup } from './process';
 
 /** The n8n every check runs on unless `N8N_VERSION` names another (the editor, credential and queue checks). */
@@ -23,6 +25,8 @@ if (!/^\d+\.\d+\.(\d+|x)$/.test(N8N_VERSION)) {
 }
 /** n8n 1.x needs its own install recipe and environment on Node 20 (see {@link ensureN8n}, {@link n8nVersionEnv}). */
 export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
+/** n8n 2.10 and newer refuse Node 20: they are installed and run on Node 24 (lib/node24.ts). */
+export const N8N_NEEDS_NODE_24 = N8N_MAJOR > 2 || (N8N_MAJOR === 2 && Number(N8N_VERSION.split('.')[1]) >= 10);
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 export const CACHE_DIR = join(REPO_ROOT, '.cache');
 export const N8N_DIR = join(CACHE_DIR, `n8n-${N8N_VERSION}`);
@@ -49,6 +53,22 @@ interface Marker {
  */
 export function n8nVersionEnv(): Record<string, string> {
 	return N8N_MAJOR < 2 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {};
+}
+
+/**
+ * The `node` that runs this n8n (its processes and CLI calls): the machine's, or Node 24 from
+ * `.cache/node-24/` for the versions that need it (installed with n8n by {@link ensureN8n}).
+ */
+export function n8nNodeBinary(): string {
+	if (!N8N_NEEDS_NODE_24) return process.execPath;
+	const runtime = installedNode24(CACHE_DIR);
+	if (!runtime) throw new Error(`n8n ${N8N_VERSION} runs on Node 24, which is missing from .cache/: run scripts/n8n/install-n8n.ts`);
+	return runtime.node;
+}
+
+/** npm and node-gyp on Node 24: its bin/ first on PATH, its headers for native builds. */
+function node24Env(runtime: NodeRuntime): Record<string, string> {
+	return { PATH: `${runtime.binDir}:${process.env.PATH ?? ''}`, npm_config_nodedir: runtime.nodedir };
 }
 
 function readMarker(): Marker | undefined {
@@ -125,8 +145,14 @@ function countEntries(dir: string): number {
 }
 
 /** Runs one npm command in the n8n folder with a progress line every 15 s (every second on a terminal). */
-async function npmInN8nDir(args: string[], logFile: string, started: number, log: (line: string) => void): Promise<void> {
-	const npm = spawnGroup(`npm ${args[0]}`, 'npm', args, { cwd: N8N_DIR, env: cleanEnv(), logFile });
+async function npmInN8nDir(
+	args: string[],
+	logFile: string,
+	started: number,
+	log: (line: string) => void,
+	env: Record<string, string> = {},
+): Promise<void> {
+	const npm = spawnGroup(`npm ${args[0]}`, 'npm', args, { cwd: N8N_DIR, env: cleanEnv(env), logFile });
 	const tty = process.stdout.isTTY === true && process.env.CI !== 'true';
 	const timer = setInterval(() => {
 		const line = `  … ${elapsed(started)}, ${countEntries(join(N8N_DIR, 'node_modules'))} packages in node_modules (log: ${logFile})`;
@@ -152,10 +178,14 @@ async function npmInN8nDir(args: string[], logFile: string, started: number, log
  *
  * n8n 2.x: a plain `npm install` (sqlite3 builds from source). n8n 1.x: `npm install
  * --ignore-scripts` (isolated-vm does not build on Node 20, and 1.x runs without it with the
- * legacy expression engine), then `npm rebuild sqlite3`. Both override n8n-nodes-base's xlsx,
- * which it asks for by URL and which this registry-only network cannot fetch.
+ * legacy expression engine), then `npm rebuild sqlite3`. n8n 2.10 and newer: the same on Node
+ * 24 (a Kafka client's install script would download a binary; isolated-vm ships prebuilds).
+ * All override n8n-nodes-base's xlsx, which it asks for by URL and which this registry-only
+ * network cannot fetch.
  */
 export async function ensureN8n(log: (line: string) => void = console.log): Promise<string> {
+	// Node 24 first, also when n8n is cached but .cache/node-24/ is not.
+	const node24 = N8N_NEEDS_NODE_24 ? await ensureNode24(CACHE_DIR, log) : undefined;
 	if (installed()) return N8N_BIN;
 	return await withLock(async () => {
 		if (installed()) return N8N_BIN;
@@ -171,9 +201,10 @@ export async function ensureN8n(log: (line: string) => void = console.log): Prom
 		const logFile = join(N8N_DIR, 'install.log');
 		writeFileSync(logFile, '');
 		const install = ['install', '--no-audit', '--no-fund', '--loglevel=http'];
-		if (N8N_MAJOR < 2) {
-			await npmInN8nDir([...install, '--ignore-scripts'], logFile, started, log);
-			await npmInN8nDir(['rebuild', 'sqlite3'], logFile, started, log);
+		if (N8N_MAJOR < 2 || node24) {
+			const env = node24 ? node24Env(node24) : {};
+			await npmInN8nDir([...install, '--ignore-scripts'], logFile, started, log, env);
+			await npmInN8nDir(['rebuild', 'sqlite3'], logFile, started, log, env);
 		} else {
 			await npmInN8nDir(install, logFile, started, log);
 		}

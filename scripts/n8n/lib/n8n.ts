@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { CA_ENV, NO_TLS_MESSAGE, runTlsFiles } from '../../../sandbox/tls';
-import { N8N_BIN, N8N_DIR, n8nVersionEnv } from './install';
+import { N8N_BIN, N8N_DIR, n8nNodeBinary, n8nVersionEnv } from './install';
 import type { Group } from './process';
 import { cleanEnv, delay, freePort, run, spawnGroup, tail } from './process';
 
@@ -67,9 +67,15 @@ export function n8nEnv({ userFolder, port, brokerPort, extra = {} }: N8nEnvOptio
 	});
 }
 
-/** Runs an n8n CLI command (import:workflow, import:credentials, …) against a user folder. */
+/**
+ * Runs an n8n CLI command (import:workflow, import:credentials, …) against a user folder. Each
+ * call gets a task-broker port of its own: n8n 2.x starts a broker in every process, CLI ones too.
+ */
 export async function n8nCli(env: NodeJS.ProcessEnv, args: string[]): Promise<string> {
-	const { output } = await run(`n8n ${args[0]}`, process.execPath, [N8N_BIN, ...args], { env, cwd: N8N_DIR });
+	const { output } = await run(`n8n ${args[0]}`, n8nNodeBinary(), [N8N_BIN, ...args], {
+		env: { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) },
+		cwd: N8N_DIR,
+	});
 	return output;
 }
 
@@ -110,6 +116,8 @@ export interface StartOptions {
 	userFolder: string;
 	/** 'start' (default) for the main instance with editor and REST API, 'worker' for a queue worker. */
 	command?: 'start' | 'worker';
+	/** Arguments after the command, e.g. `--concurrency=50` for a worker. */
+	args?: string[];
 	port?: number;
 	extraEnv?: Record<string, string>;
 	name?: string;
@@ -127,10 +135,11 @@ export async function startN8n(options: StartOptions): Promise<N8nProcess> {
 		userFolder: options.userFolder,
 		port,
 		brokerPort: await freePort(),
-		extra: options.extraEnv,
+		// A worker's health-check server gets a port of its own too, unless the caller chose one.
+		extra: command === 'worker' ? { QUEUE_HEALTH_CHECK_PORT: String(await freePort()), ...options.extraEnv } : options.extraEnv,
 	});
 	const logFile = join(options.userFolder, `${name.replace(/\W+/g, '-')}.log`);
-	const group = spawnGroup(name, process.execPath, [N8N_BIN, command], {
+	const group = spawnGroup(name, n8nNodeBinary(), [N8N_BIN, command, ...(options.args ?? [])], {
 		env,
 		cwd: N8N_DIR,
 		logFile,

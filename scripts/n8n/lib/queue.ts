@@ -1,15 +1,18 @@
 /**
- * n8n's queue mode for the checks: a throw-away Redis on 127.0.0.1 and the environment that main
- * and worker share (see docs/running-in-n8n.md, "Running in queue mode").
+ * n8n's queue mode for the checks: a throw-away Postgres (the database n8n supports for it) and
+ * Redis on 127.0.0.1, and the environment that main, workers and CLI calls share (see
+ * docs/running-in-n8n.md, "Running in queue mode").
  */
 import { makeTempDir } from './install';
+import { startPostgres } from './postgres';
 import { delay, freePort, spawnGroup } from './process';
 import { step } from './stack';
 
 const REDIS = process.env.REDIS_SERVER ?? 'redis-server';
 
-/** Starts Redis on a free port (stopped with the other process groups) and returns n8n's queue-mode environment. */
+/** Starts Postgres and Redis on free ports (stopped with the other process groups) and returns n8n's queue-mode environment. */
 export async function startQueue(): Promise<Record<string, string>> {
+	const databaseEnv = await startPostgres();
 	const redisPort = await freePort();
 	await step(`start Redis on 127.0.0.1:${redisPort}`, async () => {
 		const redis = spawnGroup('redis', REDIS, [
@@ -26,6 +29,7 @@ export async function startQueue(): Promise<Record<string, string>> {
 		}
 	});
 	return {
+		...databaseEnv,
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(redisPort),
