@@ -7,7 +7,9 @@
  * are) and Webhook → n8n's HTTP Request node (the same body; Retry On Fail on, 5 tries 1 s apart). For each in turn,
  * `events` POSTs go to the production webhook at once, one item each, while the https sandbox (in
  * this process) admits `perSecond` a second (fixed window) with `latencyMs` latency and a
- * Retry-After. The webhooks answer when their execution is over (responseMode lastNode).
+ * Retry-After. The webhooks answer when their execution is over (responseMode lastNode). In queue
+ * mode n8n runs on Postgres and Redis with `workers` workers (`--concurrency`), which run the
+ * executions; each worker process keeps its own pace of the service.
  *
  * Receives a BurstSpec, reports `{ type: 'burst', results }` with what the sandbox saw.
  */
@@ -17,7 +19,9 @@ import type { BurstResult, BurstSpec } from './common';
 import { API_KEY, httpNodeParameters, inputItems, nodeParameters, receiveInput, report, timelineOf } from './common';
 import { burstWorkflows, headerAuthCredential, SECOND_CREDENTIAL, WEBHOOK_PATHS } from './burstWorkflows';
 import { sandboxCredential } from '../n8n/lib/examples';
+import { startN8n } from '../n8n/lib/n8n';
 import { installCleanup, stopAll } from '../n8n/lib/process';
+import { startQueue } from '../n8n/lib/queue';
 import type { Sandbox } from '../n8n/lib/sandbox';
 import { startSandbox } from '../n8n/lib/sandbox';
 import { launch, step } from '../n8n/lib/stack';
@@ -64,7 +68,6 @@ async function burst(spec: BurstSpec, client: Client, webhook: string, sandbox: 
 
 async function main(): Promise<void> {
 	const spec = await receiveInput<BurstSpec>();
-	if (spec.mode !== 'regular') throw new Error(`burst mode ${spec.mode}: not built yet (needs the Postgres/queue helpers)`);
 	const sandbox = await startSandbox({
 		port: 0,
 		apiKey: API_KEY,
@@ -77,8 +80,11 @@ async function main(): Promise<void> {
 		nodePinned: nodeParameters(1, '$json.body'),
 		httpNode: httpNodeParameters(sandbox.url, false, '$json.body'),
 	});
+	// Queue mode: Postgres and Redis (scripts/n8n/lib/queue.ts), then main + workers.
+	const queueEnv = spec.mode === 'queue' ? await startQueue() : {};
 	const stack = await launch({
 		label: `bench-burst-${spec.mode}`,
+		extraEnv: queueEnv,
 		credentials: [
 			sandboxCredential(sandbox.url, API_KEY),
 			{ ...sandboxCredential(sandbox.url, API_KEY), ...SECOND_CREDENTIAL },
@@ -86,6 +92,13 @@ async function main(): Promise<void> {
 		],
 		workflows: workflows.map((entry) => entry.workflow),
 	});
+	for (let index = 1; index <= (spec.mode === 'queue' ? (spec.workers ?? 2) : 0); index++) {
+		const concurrency = spec.workerConcurrency ?? 50;
+		await step(`start n8n worker ${index} (concurrency ${concurrency})`, async () =>
+			// Each worker gets its own task-broker and health-check port (startN8n).
+			await startN8n({ userFolder: stack.userFolder, command: 'worker', name: `n8n worker ${index}`, args: [`--concurrency=${concurrency}`], extraEnv: queueEnv }),
+		);
+	}
 	const results: BurstResult[] = [];
 	for (const { client, workflow } of workflows) {
 		await step(`activate "${workflow.name}"`, async () => await stack.client.activateWorkflow(workflow.id));

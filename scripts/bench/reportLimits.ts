@@ -266,7 +266,10 @@ pace (a diagnostic: each execution's one request is then not held by the window 
 share; the rate and pauses still are shared)
 and for n8n's HTTP Request node with Retry On Fail at its most (5 tries, 1 s apart). One untimed call warms each workflow first; the node's pace is then at its start (no rate
 learnt: the warm-up saw no 429). "First → last delivery" is between the arrivals
-of the first and the last delivered request at the sandbox; the ideal is events ÷ N.
+of the first and the last delivered request at the sandbox; the ideal is events ÷ N. In queue mode
+n8n runs on Postgres and Redis (scripts/n8n/lib/queue.ts) with a main instance and workers
+(\`n8n worker --concurrency\`), which run the executions; each worker keeps its own pace of the
+service, so the limit is shared out by what each worker learns from its 429s.
 
 ${burstTable(bursts)}
 

@@ -54,6 +54,7 @@ const SANDBOX_ALONE = [50, 200];
 /** The burst legs (burst.ts): one-item executions through real n8n's production webhooks. */
 const BURSTS: BurstSpec[] = [
 	{ mode: 'regular', events: 300, perSecond: 20, latencyMs: 50, retryAfter: 'seconds' },
+	{ mode: 'queue', events: 300, perSecond: 20, latencyMs: 50, retryAfter: 'seconds', workers: 2, workerConcurrency: 50 },
 ];
 /** `--quick`: a smoke run (a tenth of the items, one run each) that writes only .cache/bench/. */
 const QUICK = process.argv.includes('--quick');
