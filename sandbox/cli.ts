@@ -1,12 +1,14 @@
 /**
  * Runs the sandbox as a stand-alone https server: `npx tsx sandbox/cli.ts [--port N] [--host H]
- * [--key K] [--latency MS] [--started +62...]...` (also `npm run sandbox -- ...`).
+ * [--key K] [--latency MS] [--rate-limit N [--limit-shape S] [--burst B] [--retry-after R]]
+ * [--started +62...]...` (also `npm run sandbox -- ...`).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { CONTROL_PREFIX, DEFAULT_API_KEY, startSandbox } from './server';
-import type { Sandbox } from './server';
+import type { RateLimit, Sandbox } from './server';
+import { checkRateLimit } from './server';
 import type { TlsFiles } from './tls';
 import { CA_ENV, makeTlsFiles, removeTlsFiles, runTlsFiles } from './tls';
 
@@ -15,6 +17,10 @@ const USAGE = `Usage: tsx sandbox/cli.ts [options]
   --host H         address to listen on (default 127.0.0.1)
   --key K          API key expected in the Authorization header (default $SANDBOX_API_KEY or ${DEFAULT_API_KEY})
   --latency MS     delay before answering each API request (default 0)
+  --rate-limit N   admit at most N API requests a second, HTTP 429 beyond (default: no limit)
+  --limit-shape S  fixedWindow (default), tokenBucket or slidingWindow (see sandbox/rateLimit.ts)
+  --burst B        tokenBucket only: the bucket's size (default N / 10)
+  --retry-after R  what a 429 carries: seconds (default), date or none
   --started PHONE  a number that has started the chat, so media messages to it are accepted (repeatable)
   --help           show this text
 
@@ -50,6 +56,7 @@ async function main(): Promise<void> {
 	}
 	const port = parseNonNegativeInteger(values.port ?? process.env.SANDBOX_PORT ?? '8787', '--port', 65535);
 	const latencyMs = parseNonNegativeInteger(values.latency ?? '0', '--latency');
+	const rateLimit = rateLimitOf(values);
 	const apiKey = values.key ?? process.env.SANDBOX_API_KEY ?? DEFAULT_API_KEY;
 	if (apiKey.length === 0) fail('--key: must not be empty');
 
@@ -69,6 +76,7 @@ async function main(): Promise<void> {
 			latencyMs,
 			startedChats: values.started ?? [],
 			quiet: false,
+			...(rateLimit ? { rateLimit } : {}),
 		});
 	} catch (error) {
 		// EADDRINUSE and a bad --started number both land here; one line is enough to act on.
@@ -81,11 +89,13 @@ async function main(): Promise<void> {
 	process.stdout.write(
 		`Sandbox listening on ${sandbox.url}\n` +
 			`API key: ${sandbox.apiKey}\n` +
+			(rateLimit ? `Rate limit: ${JSON.stringify(rateLimit)}\n` : '') +
 			`CA certificate: ${files.ca}${own ? ' (made for this run, deleted when the sandbox stops)' : ''}\n` +
 			`  trust it with ${CA_ENV}=${files.ca} (Node, n8n) or curl --cacert ${files.ca}\n` +
 			`Control (no auth): GET ${CONTROL_PREFIX}requests, GET ${CONTROL_PREFIX}stats, ` +
 			`POST ${CONTROL_PREFIX}reset, POST ${CONTROL_PREFIX}conversations {"phone_number"}, ` +
-			`POST ${CONTROL_PREFIX}faults {Fault|Fault[]}, POST ${CONTROL_PREFIX}latency {"ms"}\n`,
+			`POST ${CONTROL_PREFIX}faults {Fault|Fault[]}, POST ${CONTROL_PREFIX}latency {"ms"}, ` +
+			`POST ${CONTROL_PREFIX}rate-limit {"perSecond","shape","burst","retryAfter"}, DELETE ${CONTROL_PREFIX}rate-limit\n`,
 	);
 
 	const running = sandbox;
@@ -112,6 +122,23 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', shutdown);
 }
 
+/** The rate limit the flags describe, or undefined without --rate-limit. */
+function rateLimitOf(values: ReturnType<typeof parseCli>['values']): RateLimit | undefined {
+	if (values['rate-limit'] === undefined) {
+		if (values['limit-shape'] ?? values.burst ?? values['retry-after']) fail('--limit-shape, --burst and --retry-after need --rate-limit');
+		return undefined;
+	}
+	const limit = {
+		perSecond: parseNonNegativeInteger(values['rate-limit'], '--rate-limit'),
+		...(values['limit-shape'] === undefined ? {} : { shape: values['limit-shape'] }),
+		...(values.burst === undefined ? {} : { burst: parseNonNegativeInteger(values.burst, '--burst') }),
+		...(values['retry-after'] === undefined ? {} : { retryAfter: values['retry-after'] }),
+	};
+	const problem = checkRateLimit(limit);
+	if (problem) fail(problem);
+	return limit as RateLimit;
+}
+
 function parseCli() {
 	return parseArgs({
 		options: {
@@ -119,6 +146,10 @@ function parseCli() {
 			host: { type: 'string' },
 			key: { type: 'string' },
 			latency: { type: 'string' },
+			'rate-limit': { type: 'string' },
+			'limit-shape': { type: 'string' },
+			burst: { type: 'string' },
+			'retry-after': { type: 'string' },
 			started: { type: 'string', multiple: true },
 			help: { type: 'boolean', short: 'h' },
 		},

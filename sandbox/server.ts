@@ -23,10 +23,14 @@ import {
 	isJsonObject,
 	validateRequest,
 } from './validate';
+import type { Limiter, RateLimit } from './rateLimit';
+import { checkRateLimit, createLimiter, retryAfterHeader } from './rateLimit';
 import type { TlsMaterial } from './tls';
 import { loadRunTls } from './tls';
 
 export { API_PATHS, COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from './validate';
+export type { LimiterShape, RateLimit, RetryAfterStyle } from './rateLimit';
+export { LIMITER_SHAPES, RETRY_AFTER_STYLES, checkRateLimit } from './rateLimit';
 
 export const DEFAULT_API_KEY = 'sandbox-api-key';
 export const CONTROL_PREFIX = '/__sandbox/';
@@ -44,28 +48,11 @@ export interface SandboxOptions {
 	startedChats?: string[];
 	/** No per-request log line; default true. */
 	quiet?: boolean;
-	/** Admit at most this many API requests per second and answer HTTP 429 beyond it; default none. */
+	/** Admit at most this many API requests per second (in a limiter shape, see rateLimit.ts) and answer HTTP 429 beyond it; default none. */
 	rateLimit?: RateLimit;
 	/** Key and certificate to serve https with; default the run's (SANDBOX_TLS_DIR, see sandbox/tls.ts). */
 	tls?: TlsMaterial;
 }
-
-/**
- * A fixed-window rate limit in front of the service: each clock second (windows start on whole
- * seconds of the sandbox's clock) admits the first `perSecond` API requests that arrive in it; the
- * others are refused with HTTP 429 and are not delivered. Only admitted requests use up the window.
- */
-export interface RateLimit {
-	perSecond: number;
-	/**
-	 * What a 429 says about when to come back: `seconds` (default) — `Retry-After` in whole seconds
-	 * until the next window (so `1`); `date` — the next window's start as an HTTP date; `none` — no
-	 * `Retry-After` header.
-	 */
-	retryAfter?: RetryAfterStyle;
-}
-
-export type RetryAfterStyle = 'seconds' | 'date' | 'none';
 
 export interface RecordedRequest {
 	seq: number;
@@ -147,7 +134,6 @@ export interface Sandbox {
 	stop(): Promise<void>;
 }
 
-const RETRY_AFTER_STYLES: readonly string[] = ['seconds', 'date', 'none'];
 const UNAUTHORIZED_MESSAGE = 'Unauthorized: invalid API key';
 const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
@@ -220,21 +206,6 @@ export function checkFault(value: unknown): string | null {
 	}
 	if (value.afterDelivery !== undefined && typeof value.afterDelivery !== 'boolean') {
 		return 'fault.afterDelivery: must be a boolean';
-	}
-	return null;
-}
-
-/** Returns the problem with a rate limit description, or null. */
-export function checkRateLimit(value: unknown): string | null {
-	if (!isJsonObject(value)) return 'rateLimit: must be an object';
-	for (const key of Object.keys(value)) {
-		if (key !== 'perSecond' && key !== 'retryAfter') return `rateLimit.${key}: unknown field (allowed here: perSecond, retryAfter)`;
-	}
-	if (!Number.isInteger(value.perSecond) || (value.perSecond as number) < 1) {
-		return 'rateLimit.perSecond: must be a positive integer';
-	}
-	if (value.retryAfter !== undefined && (typeof value.retryAfter !== 'string' || !RETRY_AFTER_STYLES.includes(value.retryAfter))) {
-		return `rateLimit.retryAfter: must be one of ${RETRY_AFTER_STYLES.join(', ')}`;
 	}
 	return null;
 }
@@ -347,9 +318,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	let startedChats = new Set<string>(initialChats);
 	let latencyMs = initialLatency;
 	let rateLimit = initialRateLimit;
-	/** The current fixed window (its start, ms since the epoch) and how many requests it admitted. */
-	let windowStart = 0;
-	let admittedInWindow = 0;
+	let limiter: Limiter | undefined = rateLimit === undefined ? undefined : createLimiter(rateLimit.shape);
 	let seq = 0;
 	let inFlight = 0;
 	let maxInFlight = 0;
@@ -390,30 +359,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			if (error) throw new Error(`setRateLimit: ${error}`);
 		}
 		rateLimit = limit === undefined ? undefined : { ...limit };
+		// A new shape starts afresh; the same shape keeps counting, so a change takes effect in the current window.
+		if (rateLimit === undefined) limiter = undefined;
+		else if (limiter?.shape !== (rateLimit.shape ?? 'fixedWindow')) limiter = createLimiter(rateLimit.shape);
 	}
 
 	/** The 429 for a request arriving at `now` beyond the limit, or undefined when it is admitted. */
 	function rateLimitOutcome(now: number): Outcome | undefined {
-		if (rateLimit === undefined) return undefined;
-		const window = Math.floor(now / 1000) * 1000;
-		if (window !== windowStart) {
-			windowStart = window;
-			admittedInWindow = 0;
-		}
-		if (admittedInWindow < rateLimit.perSecond) {
-			admittedInWindow++;
-			return undefined;
-		}
-		const next = window + 1000;
-		const headers: Record<string, string> = {};
-		const style = rateLimit.retryAfter ?? 'seconds';
-		if (style === 'seconds') headers['retry-after'] = String(Math.max(1, Math.ceil((next - now) / 1000)));
-		else if (style === 'date') headers['retry-after'] = new Date(next).toUTCString();
+		if (rateLimit === undefined || limiter === undefined) return undefined;
+		const waitMs = limiter.admit(now, rateLimit);
+		if (waitMs === undefined) return undefined;
+		const retryAfter = retryAfterHeader(rateLimit.retryAfter ?? 'seconds', now, waitMs);
 		return {
 			kind: 'json',
 			status: 429,
 			body: { message: `Too many requests: at most ${rateLimit.perSecond} per second` },
-			headers,
+			headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
 		};
 	}
 
@@ -422,9 +383,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		faults = [];
 		startedChats = new Set<string>(initialChats);
 		latencyMs = initialLatency;
-		rateLimit = initialRateLimit === undefined ? undefined : { ...initialRateLimit };
-		windowStart = 0;
-		admittedInWindow = 0;
+		limiter = undefined;
+		setRateLimit(initialRateLimit);
 		seq = 0;
 		maxInFlight = inFlight;
 	}

@@ -136,7 +136,7 @@ function main(): number {
 	out.push('# Reliability');
 	out.push('');
 	out.push(
-		'Notifications cost money and reach real people. This report comes from the reliability suite in `test/reliability/`, which drives the node through n8n\'s own engine (n8n-core `WorkflowExecute`) against the local sandbox of the service over real HTTP on 127.0.0.1. It checks that a bad input never turns into a send, that a fault never loses an item or sends a message twice, and that the API key never leaks.',
+		'Notifications cost money and reach real people. This report comes from the reliability suite in `test/reliability/`, which drives the node through n8n\'s own engine (n8n-core `WorkflowExecute`) against the local sandbox of the service over real https on 127.0.0.1 (a throwaway CA per run), every send through n8n\'s request helper (`httpRequestWithAuthentication`), as for users. It checks that a bad input never turns into a send, that a fault never loses an item or sends a message twice, and that the API key never leaks.',
 	);
 	out.push('');
 	out.push(

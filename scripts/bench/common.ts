@@ -11,6 +11,8 @@ import { join, resolve } from 'node:path';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import type { LimiterShape, RetryAfterStyle } from '../../sandbox/rateLimit';
+
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const N8N_NODE_MODULES = join(REPO_ROOT, '.cache', 'n8n-2.8.4', 'node_modules');
 export const HTTP_REQUEST_NODE_PATH = join(
@@ -32,21 +34,65 @@ export const SMS_PATH = '/v1/sms/notification';
  * through n8n-core's httpRequestWithAuthentication, as our transport does (no expressions, no
  * validation: the ceiling for any node built on n8n's helpers); raw: node:https with a keep-alive
  * agent (the ceiling); rawNoKeepAlive: the same loop with a new agent per request, as n8n-core's
- * request helper does; rawFetch: the same loop over the runtime's global `fetch` (the only client
- * a community node may use itself: the ceiling for this node's direct client). The last four are
- * diagnostics that split the gap between node and raw.
+ * request helper does. The last three are diagnostics that split the gap between node and raw.
  */
-export type LegKind = 'node' | 'httpNode' | 'httpNodeBatching' | 'n8nHelper' | 'raw' | 'rawNoKeepAlive' | 'rawFetch';
+export type LegKind = 'node' | 'httpNode' | 'httpNodeBatching' | 'n8nHelper' | 'raw' | 'rawNoKeepAlive';
 
-/** The rate limit of the rate-limited legs' sandbox: a fixed window admitting this many requests a second. */
+/** N of the bulk rate-limited legs: the sandbox admits this many requests a second (in each limiter shape). */
 export const RATE_LIMIT_PER_SECOND = 100;
 
-export type RetryAfterStyle = 'seconds' | 'date' | 'none';
+export type { LimiterShape, RetryAfterStyle } from '../../sandbox/rateLimit';
 
 /** The sandbox a leg runs against: its latency and, for the rate-limited legs, its limit. */
 export interface ServiceSpec {
 	latencyMs: number;
-	rateLimit?: { perSecond: number; retryAfter: RetryAfterStyle };
+	rateLimit?: { perSecond: number; shape: LimiterShape; retryAfter: RetryAfterStyle };
+}
+
+/**
+ * A burst leg (burst.ts): real n8n with the packed package installed as a community package, an
+ * active workflow Webhook → the client measured, `events` POSTs to its production webhook at once
+ * (one item each), against a sandbox admitting `perSecond` a second (fixed window).
+ */
+export interface BurstSpec {
+	mode: 'regular' | 'queue';
+	events: number;
+	perSecond: number;
+	latencyMs: number;
+	retryAfter: RetryAfterStyle;
+	/** queue mode: workers and each one's --concurrency. */
+	workers?: number;
+	workerConcurrency?: number;
+}
+
+/** Requests the sandbox answered in one second of a run (seconds counted from its first request). */
+export interface SecondCount {
+	second: number;
+	delivered: number;
+	refused: number;
+}
+
+export interface BurstResult {
+	spec: BurstSpec;
+	/** nodePinned: this node with Concurrency 1 (diagnostic: no shared window; the rate and pauses still shared). */
+	client: 'node' | 'nodePinned' | 'httpNode';
+	/** The webhook calls' HTTP statuses (responseMode lastNode: 200 once the execution succeeded). */
+	webhookStatuses: Record<string, number>;
+	requests: number;
+	delivered: number;
+	/** Delivered messages whose body had been delivered before. */
+	twice: number;
+	rateLimited: number;
+	/** From the first delivered request's arrival to the last one's. */
+	firstToLastMs: number;
+	/** From the first webhook POST to the last delivery's arrival. */
+	startToLastMs: number;
+	/** From the first webhook POST until every webhook call was answered. */
+	allAnsweredMs: number;
+	timeline: SecondCount[];
+	/** Load average (1 min) just before the burst. */
+	load: number;
+	problem?: string;
 }
 
 /** HTTP Request node batching used by the `httpNodeBatching` leg. */
@@ -102,6 +148,8 @@ export interface RepResult {
 	failedItems: number;
 	/** The run's error, when it failed (mayFail legs). */
 	runError?: string;
+	/** Rate-limited legs: what the sandbox delivered and refused in each second of the run. */
+	timeline?: SecondCount[];
 }
 
 export interface MemoryResult {
@@ -180,21 +228,27 @@ export function inputItems(count: number): IDataObject[] {
 	return Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index), code: String(100000 + index) }));
 }
 
-const MESSAGE_EXPRESSION = '=Kode verifikasi Anda: {{ $json.code }}. Jangan berikan kode ini kepada siapa pun.';
+/**
+ * Where the item's fields are: `$json` for the engine legs' items, `$json.body` for a webhook
+ * call's JSON body (burst legs).
+ */
+export type ItemFields = '$json' | '$json.body';
+
+const messageExpression = (from: ItemFields) => `=Kode verifikasi Anda: {{ ${from}.code }}. Jangan berikan kode ini kepada siapa pun.`;
 
 /** Our node: SMS → Send, fields from the item by expression, the Options given. */
-export function nodeParameters(concurrency: number | undefined): INodeParameters {
+export function nodeParameters(concurrency: number | undefined, from: ItemFields = '$json'): INodeParameters {
 	return {
 		resource: 'sms',
 		operation: 'send',
-		phoneNumber: '={{ $json.phone }}',
-		message: MESSAGE_EXPRESSION,
+		phoneNumber: `={{ ${from}.phone }}`,
+		message: messageExpression(from),
 		options: concurrency === undefined ? {} : { concurrency },
 	};
 }
 
 /** n8n's HTTP Request node sending the same body: POST JSON, Authorization from a Header Auth credential. */
-export function httpNodeParameters(url: string, batching: boolean): INodeParameters {
+export function httpNodeParameters(url: string, batching: boolean, from: ItemFields = '$json'): INodeParameters {
 	return {
 		method: 'POST',
 		url: `${url}${SMS_PATH}`,
@@ -205,12 +259,31 @@ export function httpNodeParameters(url: string, batching: boolean): INodeParamet
 		specifyBody: 'keypair',
 		bodyParameters: {
 			parameters: [
-				{ name: 'phone_number', value: '={{ $json.phone }}' },
-				{ name: 'message', value: MESSAGE_EXPRESSION },
+				{ name: 'phone_number', value: `={{ ${from}.phone }}` },
+				{ name: 'message', value: messageExpression(from) },
 			],
 		},
 		options: batching ? { batching: { batch: { ...HTTP_BATCH } } } : {},
 	};
+}
+
+/** What the sandbox delivered and refused (429) in each second from the first request on. */
+export function timelineOf(requests: Array<{ receivedAt: number; delivered: boolean; rateLimited?: boolean }>): SecondCount[] {
+	if (requests.length === 0) return [];
+	const start = Math.min(...requests.map((request) => request.receivedAt));
+	const seconds: SecondCount[] = [];
+	for (const request of requests) {
+		const second = Math.floor((request.receivedAt - start) / 1000);
+		for (let index = seconds.length; index <= second; index++) seconds.push({ second: index, delivered: 0, refused: 0 });
+		if (request.delivered) seconds[second].delivered++;
+		if (request.rateLimited) seconds[second].refused++;
+	}
+	return seconds;
+}
+
+/** A timeline as one line: `delivered/refused` per second. */
+export function timelineText(timeline: SecondCount[]): string {
+	return timeline.map((entry) => `${entry.delivered}/${entry.refused}`).join(' ');
 }
 
 export function median(values: number[]): number {
@@ -260,6 +333,7 @@ export type ChildMessage =
 	| { type: 'ready'; url: string }
 	| { type: 'leg'; results: LegResult[] }
 	| { type: 'prepare'; results: PrepareResult[] }
+	| { type: 'burst'; results: BurstResult[] }
 	| { type: 'error'; message: string };
 
 /** Starts a TypeScript child under tsx with an IPC channel; `input` is handed over as its first message. */

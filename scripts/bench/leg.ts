@@ -30,7 +30,9 @@ import {
 	receiveInput,
 	report,
 	rssSampler,
+	timelineOf,
 } from './common';
+import type { RecordedRequest } from '../../sandbox/server';
 
 /** Sends the items once; resolves with the run's result (the engine's run data), kept by memory legs. */
 type Send = (items: IDataObject[]) => Promise<unknown>;
@@ -222,23 +224,6 @@ function rawClient(spec: LegInput['spec'], keepAlive: boolean): Send {
 	return rawLoop(concurrency, post);
 }
 
-/**
- * The ceiling for a community node's own client: the runtime's global `fetch` (the only HTTP
- * client n8n's community-node rules leave), keep-alive, `concurrency` in flight, same bodies.
- */
-function rawFetchClient(spec: LegInput['spec']): Send {
-	const url = `${spec.url}${SMS_PATH}`;
-	const post = async (body: string): Promise<IDataObject> => {
-		const response = await fetch(url, {
-			method: 'POST',
-			headers: { authorization: API_KEY, 'content-type': 'application/json' },
-			body,
-		});
-		return JSON.parse(await response.text()) as IDataObject;
-	};
-	return rawLoop(spec.concurrency ?? 1, post);
-}
-
 /** `concurrency` workers posting the items' SMS bodies in turn; answers kept in order, as a node's output. */
 function rawLoop(concurrency: number, post: (body: string) => Promise<IDataObject>): Send {
 	return async (items) => {
@@ -271,8 +256,6 @@ async function sender(spec: LegInput['spec']): Promise<Send> {
 			return rawClient(spec, true);
 		case 'rawNoKeepAlive':
 			return rawClient(spec, false);
-		case 'rawFetch':
-			return rawFetchClient(spec);
 	}
 }
 
@@ -291,6 +274,9 @@ async function timedRun(
 	const { peak } = sampler.stop();
 	keep?.(result);
 	const stats = (await control(spec.url, 'stats', 'GET')) as SandboxStats;
+	const timeline = spec.rateLimited
+		? timelineOf(((await control(spec.url, 'requests', 'GET')) as { requests: RecordedRequest[] }).requests)
+		: undefined;
 	const engine = engineRunOf(result);
 	// An n8n node is timed by its own executionTime, as n8n records it in the run data.
 	const nodeMs = engine?.run.data.resultData.runData[TARGET_NAME]?.[0]?.executionTime;
@@ -317,6 +303,7 @@ async function timedRun(
 		rateLimited: stats.rateLimited ?? 0,
 		failedItems,
 		...(runError === undefined ? {} : { runError }),
+		...(timeline ? { timeline } : {}),
 	};
 }
 

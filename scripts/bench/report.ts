@@ -3,8 +3,11 @@
  * targets (met / missed, by how much), the per-item prepare cost, throughput with ratios, memory,
  * and what explains the misses.
  */
-import type { LegResult, PrepareResult, ServiceSpec } from './common';
+import type { BurstResult, LegResult, PrepareResult, ServiceSpec } from './common';
+import { bulkTable, bulkVerdicts, burstTable, burstVerdicts, limitsSection } from './reportLimits';
 import { HTTP_BATCH, median } from './common';
+import type { PacingVerdict, Verdict } from './format';
+import { int, ratio, secs, shortfall, table, us, verdictText } from './format';
 
 export interface Facts {
 	date: string;
@@ -63,27 +66,16 @@ const PACING = {
 };
 
 /**
- * The figures before ISSUE 14's pacing (BENCHMARKS.md of 2026-11-21 and the issue's own runs,
- * 2,000 SMS items unless stated), for the before/after table.
+ * Figures before: BENCHMARKS.md of 2026-11-23 (the node's deleted direct fetch client, against a
+ * loopback-http sandbox) and, where given, ISSUE 14's own runs before its pacing (2,000 SMS items
+ * unless stated).
  */
 const BEFORE = {
-	at0: { nodeS: 2.87, httpS: 2.93 },
-	at100: { nodeS: 23.43, httpS: 2.69 },
+	at0: { nodeS: 0.96, httpS: 1.62 },
+	at100: { nodeS: 1.62, httpS: 1.93 },
 	pinned: { c: 20, items: 1000, node: 158, raw: 195 },
-	rateLimited: { seconds: 90.9, factor: 4.55 },
+	issue14: { at0: { nodeS: 2.87, httpS: 2.93 }, at100: { nodeS: 23.43, httpS: 2.69 } },
 };
-
-function int(value: number): string {
-	return Math.round(value).toLocaleString('en-US');
-}
-
-function ratio(value: number | undefined): string {
-	return value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(2)}×`;
-}
-
-function us(value: number): string {
-	return value.toFixed(1);
-}
 
 function rate(measured: Measured | undefined): number | undefined {
 	if (!measured || measured.result.problem || measured.result.reps.length === 0) return undefined;
@@ -94,16 +86,6 @@ function rate(measured: Measured | undefined): number | undefined {
 function seconds(measured: Measured | undefined): number | undefined {
 	if (!measured || measured.result.problem || measured.result.reps.length === 0) return undefined;
 	return median(measured.result.reps.map((rep) => rep.ms / 1000));
-}
-
-function secs(value: number | undefined): string {
-	return value === undefined ? '—' : `${value.toFixed(2)} s`;
-}
-
-function table(header: string[], rows: string[][]): string {
-	const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`];
-	for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
-	return lines.join('\n');
 }
 
 class Results {
@@ -162,7 +144,6 @@ function clientName(measured: Measured, results: Results): string {
 		n8nHelper: "n8n's request helper alone",
 		raw: 'raw keep-alive client',
 		rawNoKeepAlive: 'raw client, new connection per request',
-		rawFetch: 'raw fetch client (keep-alive)',
 	}[kind];
 }
 
@@ -174,7 +155,7 @@ function concurrencyLabel(measured: Measured, results: Results, adaptive: Facts[
 	return String(results.concurrencyOf(measured));
 }
 
-const KIND_ORDER = ['node', 'httpNode', 'httpNodeBatching', 'n8nHelper', 'rawNoKeepAlive', 'rawFetch', 'raw'];
+const KIND_ORDER = ['node', 'httpNode', 'httpNodeBatching', 'n8nHelper', 'rawNoKeepAlive', 'raw'];
 
 function throughputTable(latencyMs: number, results: Results, adaptive: Facts['adaptive']): string {
 	const legs = [...results.throughput(latencyMs)].sort(
@@ -215,17 +196,6 @@ function throughputTable(latencyMs: number, results: Results, adaptive: Facts['a
 		],
 		rows,
 	);
-}
-
-interface Verdict {
-	target: string;
-	measured: string;
-	met: boolean | undefined;
-	detail: string;
-}
-
-function verdictText(met: boolean | undefined): string {
-	return met === undefined ? 'not measured' : met ? '**met**' : '**missed**';
 }
 
 function targets(prepare: PrepareResult[], results: Results): Verdict[] {
@@ -382,15 +352,15 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 			`  - n8n-core's \`httpRequestWithAuthentication\` in n8n's engine with nothing else per item: ${int(helper)} ` +
 				`items/s (${ratio(helper / raw)}) — per request a new http agent and connection, axios and ` +
 				`follow-redirects, the proxy-environment look-up, and the credential's header expression;`,
-			`  - this node (for this loopback http sandbox: its own keep-alive client, not n8n's helper): ${int(node)} ` +
+			`  - this node (its sends go through that same helper): ${int(node)} ` +
 				`items/s (${ratio(node / raw)}; ${ratio(node / helper)} of the helper alone)` +
 				(extraUs > 0
 					? `, ${us(extraUs)} µs more per item than the helper alone`
 					: `, ${us(-extraUs)} µs less per item than the helper alone`) +
 				(smsExpressions
 					? `. \`prepare\` for SMS → Send with the legs' two \`{{ $json… }}\` parameters, measured on its ` +
-						`own, costs ${us(smsExpressions.prepareUs)} µs/item (the node reads such parameters without n8n's ` +
-						`expression engine), which the helper-alone leg does not pay; the rest is the node's per-item ` +
+						`own, costs ${us(smsExpressions.prepareUs)} µs/item (n8n's \`getNodeParameter\` and the node's ` +
+						`build and validation), which the helper-alone leg does not pay; the rest is the node's per-item ` +
 						`bookkeeping (options, output items), the garbage collection that comes with it, and run-to-run noise.`
 					: '.'),
 		);
@@ -415,10 +385,9 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 	if (mediaLiteral && mediaExpressions) {
 		lines.push(
 			`- **n8n's expression engine.** The throughput legs write both parameters as \`{{ $json.phone }}\` and ` +
-				`\`{{ $json.message }}\`, as the HTTP Request node's two body parameters are. This node reads such ` +
-				`parameters (and literals, and text made only of \`{{ $json.field }}\` parts) straight from the item — ` +
-				`the value n8n would compute — while the HTTP Request node evaluates them in n8n's engine. What that ` +
-				`engine costs shows where the node cannot avoid it: Send Media's link written as ` +
+				`\`{{ $json.message }}\`, as the HTTP Request node's two body parameters are; both nodes read every ` +
+				`parameter through n8n's \`getNodeParameter\`, so n8n's expression engine evaluates them. What that ` +
+				`engine costs shows with a longer expression: Send Media's link written as ` +
 				`\`{{ "https://…" + $json.order + ".pdf" }}\` costs ${us(mediaExpressions.readUs)} µs/item to read against ` +
 				`${us(mediaLiteral.readUs)} µs with a fixed link: about ${us(mediaExpressions.readUs - mediaLiteral.readUs)} µs ` +
 				`for one expression, all inside n8n-workflow (each evaluation builds a new WorkflowDataProxy and sandbox ` +
@@ -426,13 +395,10 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 		);
 	}
 	lines.push(
-		`- **In short:** without latency the gap to the raw keep-alive client is the HTTP client's. A community ` +
-			`node may use only the runtime's global \`fetch\` for its own requests, and a bare \`fetch\` loop costs ` +
-			`several times the CPU per request of \`node:http\` (the raw fetch rows). For this loopback http sandbox the ` +
-			`node reuses connections through its own keep-alive \`fetch\` client; through n8n's request helpers (what ` +
-			`an https service gets) every call builds a new agent and connection, so that path cannot get past the ` +
-			`helper-alone row. The node's own code (options, building, zod validation, the scheduler) is a few per ` +
-			`cent of the CPU time (see "Where the CPU time goes").`,
+		`- **In short:** without latency the gap to the raw keep-alive client is n8n's request helper's: every ` +
+			`call builds a new agent and a new TLS connection (axios, follow-redirects, the proxy look-up), so no ` +
+			`node built on it gets past the helper-alone row. The node's own code (options, building, zod ` +
+			`validation, the scheduler) is a few per cent of the CPU time (see "Where the CPU time goes").`,
 		'',
 	);
 
@@ -444,10 +410,9 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 		lines.push(
 			`- Without latency both are CPU-bound in the same engine: the node at its defaults does ${int(node0)} items/s ` +
 				`against the HTTP Request node's ${int(http0)} (${ratio(node0 / http0)}, 10,000 items). Both read the same two ` +
-				`body expressions per item. The HTTP Request node sends each request through n8n-core's \`request\` helper ` +
-				`(axios, a new connection per request); this node, for a plain-http Base URL on this machine (as the ` +
-				`sandbox is), sends through its own keep-alive client and reads each answer itself. For an https service ` +
-				`it sends through n8n's request helper instead, whose ceiling is the helper-alone row` +
+				`body expressions per item, and both send through n8n-core's request helpers (axios, a new https ` +
+				`connection per request): the HTTP Request node all items at once, this node through its pacing. ` +
+				`The ceiling for either is the helper-alone row` +
 				(helper0 ? ` (${int(helper0)} items/s with no per-item parameters at all).` : '.'),
 		);
 	}
@@ -495,22 +460,13 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 	return lines;
 }
 
-interface PacingVerdict extends Verdict {
-	before: string;
-}
-
 /** The item count of the pacing legs in this run (2,000; a tenth in a quick run). */
 function pacingItems(results: Results): number {
 	const counts = results.throughput(0).filter((m) => results.isDefaults(m)).map((m) => m.result.spec.items);
 	return counts.length ? Math.min(...counts) : PACING.items;
 }
 
-function shortfall(value: number, target: number): string {
-	const percent = Math.abs(value / target - 1) * 100;
-	return `${percent.toFixed(percent < 1 ? 2 : 1)} % ${value >= target ? 'above' : 'below'} the target`;
-}
-
-function pacingTargets(results: Results, facts: Facts): PacingVerdict[] {
+function pacingTargets(results: Results): PacingVerdict[] {
 	const verdicts: PacingVerdict[] = [];
 	const items = pacingItems(results);
 	{
@@ -518,11 +474,14 @@ function pacingTargets(results: Results, facts: Facts): PacingVerdict[] {
 		const http = seconds(results.find(0, 'httpNode', items));
 		const value = node !== undefined && http !== undefined ? http / node : undefined;
 		verdicts.push({
-			target: `(1) 0 ms: node at its defaults takes ≤ 1/${PACING.fasterThanHttp} of the HTTP Request node's time (${int(items)} items)`,
-			before: `${BEFORE.at0.nodeS} s vs ${BEFORE.at0.httpS} s (${ratio(BEFORE.at0.httpS / BEFORE.at0.nodeS)} faster)`,
-			measured: value === undefined ? 'not measured' : `${secs(node)} vs ${secs(http)}: ${ratio(value)} faster`,
-			met: value === undefined ? undefined : value >= PACING.fasterThanHttp,
-			detail: value === undefined ? '' : shortfall(value, PACING.fasterThanHttp),
+			target: `(1) 0 ms: node at its defaults not slower than the HTTP Request node (${int(items)} items; issue 14 asked ${PACING.fasterThanHttp}× faster)`,
+			before: `${BEFORE.at0.nodeS} s vs ${BEFORE.at0.httpS} s (${ratio(BEFORE.at0.httpS / BEFORE.at0.nodeS)} faster; 2026-11-23, direct client, http); issue 14: ${BEFORE.issue14.at0.nodeS} s vs ${BEFORE.issue14.at0.httpS} s`,
+			measured: value === undefined ? 'not measured' : `${secs(node)} vs ${secs(http)}: the node ${ratio(value)} the HTTP Request node's speed`,
+			met: value === undefined ? undefined : value >= 1,
+			detail:
+				value === undefined
+					? ''
+					: `${shortfall(value, 1)}; issue 14's ${PACING.fasterThanHttp}×: ${value >= PACING.fasterThanHttp ? 'met' : 'missed'}`,
 		});
 	}
 	const pinned = results
@@ -534,11 +493,11 @@ function pacingTargets(results: Results, facts: Facts): PacingVerdict[] {
 		const node = rate(leg);
 		const raw = rate(results.find(100, 'raw', leg.result.spec.items, c));
 		const value = node !== undefined && raw !== undefined ? node / raw : undefined;
-		// The same loop over fetch (what a community node's own client must use), where measured.
-		const viaFetch = rate(results.find(100, 'rawFetch', leg.result.spec.items, c));
-		const fetchNote =
-			viaFetch !== undefined && raw !== undefined
-				? `; a bare fetch loop at ${c}: ${(viaFetch / raw).toFixed(3)}× the raw client, the node ${((node ?? 0) / viaFetch).toFixed(3)}× that loop`
+		// n8n's request helper alone at the same concurrency (the node's only client), where measured.
+		const helper = rate(results.find(100, 'n8nHelper', leg.result.spec.items, c));
+		const helperNote =
+			helper !== undefined && raw !== undefined
+				? `; n8n's request helper alone at ${c}: ${(helper / raw).toFixed(3)}× the raw client, the node ${((node ?? 0) / helper).toFixed(3)}× the helper`
 				: '';
 		const before =
 			c === BEFORE.pinned.c
@@ -550,7 +509,7 @@ function pacingTargets(results: Results, facts: Facts): PacingVerdict[] {
 			measured:
 				value === undefined
 					? 'not measured'
-					: `${value.toFixed(3)}× (${(node ?? 0).toFixed(1)} vs ${(raw ?? 0).toFixed(1)} items/s)${fetchNote}`,
+					: `${value.toFixed(3)}× (${(node ?? 0).toFixed(1)} vs ${(raw ?? 0).toFixed(1)} items/s)${helperNote}`,
 			met: value === undefined ? undefined : value >= PACING.pinnedVsRaw,
 			detail: value === undefined ? '' : shortfall(value, PACING.pinnedVsRaw),
 		});
@@ -563,36 +522,13 @@ function pacingTargets(results: Results, facts: Facts): PacingVerdict[] {
 		const value = node !== undefined && http !== undefined ? node / http : undefined;
 		verdicts.push({
 			target: `(3) 100 ms: node at its defaults ≥ ${PACING.defaultsVsHttp}× the HTTP Request node's throughput (${int(items)} items)`,
-			before: `${BEFORE.at100.nodeS} s vs ${BEFORE.at100.httpS} s (${ratio(BEFORE.at100.httpS / BEFORE.at100.nodeS)})`,
+			before: `${BEFORE.at100.nodeS} s vs ${BEFORE.at100.httpS} s (${ratio(BEFORE.at100.httpS / BEFORE.at100.nodeS)}; 2026-11-23, direct client, http); issue 14: ${ratio(BEFORE.issue14.at100.httpS / BEFORE.issue14.at100.nodeS)}`,
 			measured:
 				value === undefined
 					? 'not measured'
 					: `${ratio(value)} (${secs(seconds(nodeLeg))} vs ${secs(seconds(httpLeg))}; ${int(node ?? 0)} vs ${int(http ?? 0)} items/s)`,
 			met: value === undefined ? undefined : value >= PACING.defaultsVsHttp,
 			detail: value === undefined ? '' : shortfall(value, PACING.defaultsVsHttp),
-		});
-	}
-	for (const leg of results.rateLimited().filter((m) => results.isDefaults(m))) {
-		const rep = leg.result.reps[0];
-		const count = leg.result.spec.items;
-		const ideal = count / (leg.rateLimit?.perSecond ?? facts.rateLimitPerSecond);
-		const style = leg.rateLimit?.retryAfter ?? 'seconds';
-		const styleText = { seconds: 'Retry-After in seconds (1)', date: 'Retry-After as an HTTP date', none: 'no Retry-After' }[style];
-		const target = `(4) ${leg.rateLimit?.perSecond ?? '?'} requests/s, 429 with ${styleText}: every item delivered once, none failed, in ≤ ${PACING.idealFactor}× ${int(count)} ÷ N = ${(PACING.idealFactor * ideal).toFixed(1)} s`;
-		const before = style === 'seconds' ? `${BEFORE.rateLimited.seconds} s (${BEFORE.rateLimited.factor}× ideal)` : '—';
-		if (!rep) {
-			verdicts.push({ target, before, measured: `failed: ${(leg.result.problem ?? 'no result').split('\n')[0]}`, met: false, detail: '' });
-			continue;
-		}
-		const s = rep.ms / 1000;
-		const lossless = rep.delivered === count && rep.failedItems === 0 && rep.duplicates === 0;
-		const fast = s <= PACING.idealFactor * ideal;
-		verdicts.push({
-			target,
-			before,
-			measured: `${s.toFixed(2)} s = ${ratio(s / ideal)} ideal; ${int(rep.delivered)}/${int(count)} delivered, ${rep.failedItems} failed, ${rep.duplicates} twice, ${int(rep.rateLimited)} × 429`,
-			met: lossless && fast,
-			detail: !lossless ? 'items lost, failed or sent twice' : fast ? `${((1 - s / (PACING.idealFactor * ideal)) * 100).toFixed(0)} % to spare` : `${(s - PACING.idealFactor * ideal).toFixed(1)} s over`,
 		});
 	}
 	return verdicts;
@@ -611,7 +547,6 @@ function pacingTable(results: Results, facts: Facts): string {
 		...results.throughput(100).filter(
 			(m) => compared(m) && (m.result.spec.items === items || m.result.spec.concurrency !== undefined) && !(m.result.spec.kind === 'httpNode' && m.result.spec.items !== items),
 		),
-		...results.rateLimited(),
 	];
 	const order = (m: Measured) =>
 		(m.rateLimit ? 2 : m.latencyMs === 0 ? 0 : 1) * 1000 +
@@ -690,38 +625,35 @@ function pacingAnalysis(results: Results, facts: Facts): string[] {
 				`(test/nodes/MultiChannelNotification/helpers/scheduler.test.ts) replay this case deterministically.`,
 		);
 	}
-	const verdicts = pacingTargets(results, facts);
+	const verdicts = pacingTargets(results);
 	const speedMissed = verdicts.some((v) => /^\((1|2|3)\)/.test(v.target) && v.met === false);
 	const node0 = rate(results.find(0, 'node', items, 'defaults'));
 	if (speedMissed && node0) {
 		const perItemMs = 1000 / node0;
 		const c = 100;
 		const rawAt = rate(results.find(100, 'raw', items, c));
-		const fetchAt = rate(results.find(100, 'rawFetch', items, c));
+		const helperAt = rate(results.find(100, 'n8nHelper', items, c));
 		const nodeAt = rate(results.find(100, 'node', items, c));
 		const ceiling =
-			rawAt && fetchAt && nodeAt
-				? ` Measured in this run at ${c} in flight and 100 ms latency: a bare \`fetch\` loop (no n8n, no node) ` +
-					`reached ${(fetchAt / rawAt).toFixed(3)}× the \`node:http\` raw client, and the node ` +
-					`${(nodeAt / fetchAt).toFixed(3)}× that bare loop — so ${PACING.pinnedVsRaw}× of the raw client at ` +
-					`${c} is out of reach for any client a community node may use itself.`
+			rawAt && helperAt && nodeAt
+				? ` Measured in this run at ${c} in flight and 100 ms latency: n8n's request helper alone (no ` +
+					`parameters, no validation) reached ${(helperAt / rawAt).toFixed(3)}× the keep-alive raw client, and ` +
+					`the node ${(nodeAt / helperAt).toFixed(3)}× the helper alone.`
 				: '';
 		lines.push(
 			`- **Why a speed target is missed: the HTTP client's CPU per request.** Without latency the node completes ` +
 				`an item every ${perItemMs.toFixed(2)} ms (${int(node0)} items/s at its defaults) on one JavaScript ` +
-				`thread, the sandbox taking part of the other core; most of it is the request through Node's global ` +
-				`\`fetch\` (undici), the only HTTP client a community node may use besides n8n's helpers — n8n's lint ` +
-				`for community nodes allows importing only n8n-workflow, lodash, moment, p-limit, luxon, zod and ` +
-				`crypto and forbids \`globalThis\`, so neither \`node:http\` nor undici's lower-level API is ` +
-				`reachable. With 100 ms latency that cost caps throughput once many requests are in flight: answers ` +
-				`arrive in bursts and each waits for the thread while the ones before it are processed.${ceiling}`,
+				`thread, the sandbox taking part of the other core; most of it is n8n's request helper (a new agent ` +
+				`and TLS connection per request, axios), the only HTTP client a community node may use (n8n's lint for ` +
+				`community nodes forbids \`node:http\` and globals). With 100 ms latency that cost caps throughput once ` +
+				`many requests are in flight: answers arrive in bursts and each waits for the thread while the ones ` +
+				`before it are processed.${ceiling}`,
 		);
 	}
 	lines.push(
-		`- **Where these figures hold:** the sandbox is plain http on 127.0.0.1, so the node sends through its own ` +
-			`keep-alive client there. Against an https service it sends through n8n's request helper (a new connection ` +
-			`per request), which is slower without latency (the helper-alone rows); the pacing itself — the adaptive ` +
-			`window, the rate control, the waits — is the same code on both paths.`,
+		`- **Where these figures hold:** the sandbox speaks https only (a throwaway CA per run, trusted through ` +
+			`\`NODE_EXTRA_CA_CERTS\`), like every real Base URL; the node sends every request through n8n's request ` +
+			`helper, as it does for users. Plain-http Base URLs are refused.`,
 	);
 	return lines;
 }
@@ -730,13 +662,14 @@ export function renderReport(
 	facts: Facts,
 	prepare: PrepareResult[],
 	measured: Measured[],
+	bursts: BurstResult[],
 ): { console: string; markdown: string } {
 	const results = new Results(measured);
 	const { adaptive } = facts;
 	const verdicts = targets(prepare, results);
-	const pacing = pacingTargets(results, facts);
+	const pacing = [...pacingTargets(results), ...bulkVerdicts(measured, facts), ...burstVerdicts(bursts)];
 	const pacingTargetTable = table(
-		['Target (issue 14)', 'Before', 'After (this run)', 'Verdict', ''],
+		['Target', 'Before', 'After (this run)', 'Verdict', ''],
 		pacing.map((v) => [v.target, v.before, v.measured, verdictText(v.met), v.detail]),
 	);
 	const targetTable = table(
@@ -768,11 +701,17 @@ export function renderReport(
 		);
 
 	const consoleText = [
-		'Pacing targets (issue 14)',
+		'Pacing targets (issues 14, 18, 19)',
 		pacingTargetTable,
 		'',
 		'Pacing legs',
 		pacingTable(results, facts),
+		'',
+		'Rate limited: one execution of 2,000 items',
+		bulkTable(measured, facts),
+		'',
+		'Bursts of one-item executions through real n8n',
+		burstTable(bursts),
 		'',
 		'Earlier targets',
 		targetTable,
@@ -799,7 +738,9 @@ export function renderReport(
 Measured by \`npm run bench\` (scripts/bench/) on ${facts.date.slice(0, 10)}: one machine, one run, the
 median of ${facts.reps} timed runs per figure (5 for the 2,000-item legs the pacing targets compare)
 unless stated. Everything runs against the local sandbox
-(sandbox/server.ts) on 127.0.0.1, so these are the costs of the node and of n8n, not of a network.
+(sandbox/server.ts) on 127.0.0.1 over https (a throwaway CA per run, scripts/with-tls.ts), and every
+send of the node goes through n8n's request helper, so these are the costs of the node and of n8n,
+not of a network.
 Re-run it to get figures for your machine; the run took ${Math.floor(facts.seconds / 60)} min ${facts.seconds % 60} s here.
 
 ## Machine
@@ -814,14 +755,15 @@ Re-run it to get figures for your machine; the run took ${Math.floor(facts.secon
 | Code | ${facts.packageVersion}, commit ${facts.commit}, built dist/ |
 | n8n | n8n-core ${facts.n8nCore} and n8n-workflow ${facts.n8nWorkflow} (the versions n8n 2.8.4 ships); HTTP Request node ${facts.httpRequestVersion} from n8n-nodes-base ${facts.n8nNodesBase} |
 ${facts.busyBefore > 0.2 ? `\n**Note:** other work was running on the machine when this run started (above). Throughput figures are lower and noisier than on an idle machine; ratios between legs are less affected than absolute numbers.\n` : ''}
-## Pacing targets (issue 14)
+## Pacing targets (issues 14, 18 and 19)
 
 The node's pacing at its defaults: ${adaptive.initial} requests in flight, one more per answer that comes back about as fast as the quickest so far (growth stops, and backs off, when answers slow down) up to
 ${adaptive.ceiling}; after the first HTTP 429 a request rate (what the service delivered in the last second, probed
 upward by 10 % every clean half second; a 429 when nothing got through pauses sends for the Retry-After); a refused item
 waits its Retry-After, else 1 s while others get through (1 s, 2 s, 4 s … when nothing does). "Before" is
-the node before this pacing (a fixed 10 in flight; BENCHMARKS.md of 2026-11-21 and the issue's own runs). Each
-n8n node is timed by its own \`executionTime\` from the run data; ratios compare legs of this run.
+the last BENCHMARKS.md (2026-11-23: the node's since-deleted direct fetch client against a loopback-http
+sandbox) and, where given, issue 14's own runs before its pacing. Each n8n node is timed by its own
+\`executionTime\` from the run data; ratios compare legs of this run. (B) and (W) rows: see "Rate limits" below.
 
 ${pacingTargetTable}
 
@@ -830,6 +772,8 @@ ${pacingTargetTable}
 ${pacingTable(results, facts)}
 
 ${pacingAnalysis(results, facts).join('\n')}
+
+${limitsSection(measured, bursts, facts)}
 
 ## Earlier targets
 

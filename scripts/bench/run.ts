@@ -13,8 +13,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 
-import { ensureN8n } from '../n8n/lib/install';
-import type { LegInput, LegKind, LegResult, PrepareResult, RetryAfterStyle, ServiceSpec } from './common';
+import { ensureN8n, N8N_VERSION } from '../n8n/lib/install';
+import { burstLine, failedBurst } from './reportLimits';
+import { LIMITER_SHAPES, RETRY_AFTER_STYLES } from '../../sandbox/rateLimit';
+import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, PrepareResult, ServiceSpec } from './common';
 import {
 	HTTP_BATCH,
 	RATE_LIMIT_PER_SECOND,
@@ -24,26 +26,36 @@ import {
 	forkTs,
 	median,
 	nextMessage,
+	timelineText,
 	useTempN8nFolder,
 } from './common';
 import type { Facts, Measured } from './report';
 import { renderReport } from './report';
 
-/** The sandboxes, in order: answering at once, holding each answer 100 ms, and rate limited. */
-const RETRY_AFTER_STYLES: RetryAfterStyle[] = ['seconds', 'date', 'none'];
+/**
+ * The sandboxes, in order: answering at once, holding each answer 100 ms, and rate limited at N a
+ * second in each limiter shape × each Retry-After style.
+ */
 const SERVICES: ServiceSpec[] = [
 	{ latencyMs: 0 },
 	{ latencyMs: 100 },
-	...RETRY_AFTER_STYLES.map((retryAfter) => ({
-		latencyMs: 0,
-		rateLimit: { perSecond: RATE_LIMIT_PER_SECOND, retryAfter },
-	})),
+	...LIMITER_SHAPES.flatMap((shape) =>
+		RETRY_AFTER_STYLES.map((retryAfter) => ({
+			latencyMs: 0,
+			rateLimit: { perSecond: RATE_LIMIT_PER_SECOND, shape, retryAfter },
+		})),
+	),
 ];
 /** Pinned Options → Concurrency values measured (the default, unset, adapts). */
 const CONCURRENCIES = [1, 5, 10, 20];
 /** The pacing legs' item count (ISSUE 14). */
 const PACING_ITEMS = 2000;
 const SANDBOX_ALONE = [50, 200];
+/** The burst legs (burst.ts): one-item executions through real n8n's production webhooks. */
+const BURSTS: BurstSpec[] = [
+	{ mode: 'regular', events: 300, perSecond: 20, latencyMs: 50, retryAfter: 'seconds' },
+	{ mode: 'queue', events: 300, perSecond: 20, latencyMs: 50, retryAfter: 'seconds', workers: 2, workerConcurrency: 50 },
+];
 /** `--quick`: a smoke run (a tenth of the items, one run each) that writes only .cache/bench/. */
 const QUICK = process.argv.includes('--quick');
 /**
@@ -89,7 +101,7 @@ function adaptivePacing(): { initial: number; ceiling: number } {
 
 function serviceName(service: ServiceSpec): string {
 	return service.rateLimit
-		? `rate limited ${service.rateLimit.perSecond}/s, Retry-After ${service.rateLimit.retryAfter}`
+		? `rate limited ${service.rateLimit.perSecond}/s ${service.rateLimit.shape}, Retry-After ${service.rateLimit.retryAfter}`
 		: `latency ${service.latencyMs} ms`;
 }
 
@@ -98,7 +110,7 @@ function serviceName(service: ServiceSpec): string {
  * engine legs without latency), at most about a third of a second of waiting on latency.
  */
 function warmupFor(kind: LegKind, concurrency: number | undefined, latencyMs: number): number {
-	if (kind === 'raw' || kind === 'rawNoKeepAlive' || kind === 'rawFetch') return latencyMs === 0 ? 2000 : Math.min(300, (concurrency ?? 1) * 3);
+	if (kind === 'raw' || kind === 'rawNoKeepAlive') return latencyMs === 0 ? 2000 : Math.min(300, (concurrency ?? 1) * 3);
 	if (latencyMs === 0) return 1000;
 	return kind === 'httpNode' ? 300 : Math.min(300, (concurrency ?? 1) * 3);
 }
@@ -143,7 +155,6 @@ function plan(): Plan[] {
 	for (const c of CONCURRENCIES) add(at0, 'node', both, c, c === 20 ? {} : once);
 	for (const c of CONCURRENCIES) add(at0, 'raw', both, c);
 	add(at0, 'rawNoKeepAlive', both, 20, once);
-	add(at0, 'rawFetch', [PACING_ITEMS], 20);
 	add(at0, 'n8nHelper', both, 20, once);
 	add(at0, 'httpNode', both, undefined, target);
 	// Batching paces by the clock (batchSize items every batchInterval ms) whatever the latency:
@@ -167,18 +178,18 @@ function plan(): Plan[] {
 	for (const c of CONCURRENCIES) add(at100, 'raw', [itemsAt100ms(c)], c);
 	add(at100, 'raw', [PACING_ITEMS], 100, { ...target, warmup: 300 });
 	add(at100, 'rawNoKeepAlive', [itemsAt100ms(20)], 20);
-	// The ceiling for this node's own client (fetch) at the highest Concurrency it allows.
-	add(at100, 'rawFetch', [PACING_ITEMS], 100, { ...target, warmup: 300 });
 	add(at100, 'n8nHelper', [itemsAt100ms(20)], 20);
+	// The ceiling for any node on n8n's request helper (this node's only client) at the highest Concurrency it allows.
+	add(at100, 'n8nHelper', [PACING_ITEMS], 100, { ...target, warmup: 300 });
 	add(at100, 'httpNode', [...new Set([...CONCURRENCIES.map(itemsAt100ms), PACING_ITEMS])], undefined, target);
 	add(at100, 'httpNodeBatching', [1000]);
 	for (const c of SANDBOX_ALONE) add(at100, 'raw', [1000], c);
 	// At its defaults the HTTP Request node opens one connection per item, all at once.
 	add(at100, 'httpNode', [10000], undefined, memory);
 
-	// Rate limited (N a second, 429 beyond): the node at its defaults once per Retry-After style
-	// (a run takes at least 2,000 ÷ N = 20 s); the HTTP Request node at its defaults once, to show
-	// what a client without pacing gets.
+	// Rate limited (N a second, 429 beyond): the node at its defaults once per limiter shape and
+	// Retry-After style (a run takes at least 2,000 ÷ N = 20 s); the HTTP Request node at its
+	// defaults once (fixed window, Retry-After in seconds), to show what a client without pacing gets.
 	for (const service of rateLimited) add(service, 'node', [PACING_ITEMS], DEFAULTS, { reps: 1, warmup: 100 });
 	add(rateLimited[0], 'httpNode', [PACING_ITEMS], undefined, { reps: 1, warmup: 0, mayFail: true });
 	return legs;
@@ -193,9 +204,33 @@ function describe(leg: Plan): string {
 		n8nHelper: `n8n request helper only c${c}`,
 		raw: `raw keep-alive c${c}`,
 		rawNoKeepAlive: `raw, new connection each c${c}`,
-		rawFetch: `raw fetch keep-alive c${c}`,
 	}[leg.spec.kind];
 	return `${name} · ${serviceName(leg.service)}${leg.spec.memory ? ' · memory' : ''}${leg.spec.profile ? ' · CPU profile' : ''}`;
+}
+
+function describeBurst(spec: BurstSpec): string {
+	return `burst ${spec.mode}: ${spec.events} webhook executions · ${spec.perSecond}/s fixed window, latency ${spec.latencyMs} ms`;
+}
+
+async function runBursts(specs: BurstSpec[], facts: Facts): Promise<BurstResult[]> {
+	const results: BurstResult[] = [];
+	for (const spec of specs) {
+		const started = Date.now();
+		facts.loadDuring?.push(loadavg()[0]);
+		console.log(`\n[${describeBurst(spec)}] real n8n ${N8N_VERSION}, this node and the HTTP Request node in turn`);
+		const child = forkTs('burst.ts', QUICK ? { ...spec, events: Math.round(spec.events / 5) } : spec);
+		try {
+			const { results: mine } = await nextMessage(child, 'burst', LEG_TIMEOUT_MS);
+			for (const result of mine) console.log(`  ${burstLine(result)}`);
+			results.push(...mine);
+		} catch (error) {
+			const problem = error instanceof Error ? error.message : String(error);
+			console.log(`  PROBLEM: ${problem.split('\n').slice(0, 3).join(' ')}`);
+			results.push(failedBurst(spec, problem));
+		}
+		console.log(`  (${Math.round((Date.now() - started) / 1000)} s)`);
+	}
+	return results;
 }
 
 /** Share of all cores' time spent busy over `ms` ms, from the kernel's counters (other processes included). */
@@ -237,8 +272,9 @@ function render(): void {
 		facts: Facts;
 		prepare: PrepareResult[];
 		results: Measured[];
+		bursts?: BurstResult[];
 	};
-	const { console: table, markdown } = renderReport(saved.facts, saved.prepare, saved.results);
+	const { console: table, markdown } = renderReport(saved.facts, saved.prepare, saved.results, saved.bursts ?? []);
 	console.log(table);
 	writeFileSync(join(REPO_ROOT, 'BENCHMARKS.md'), markdown);
 	console.log(`Rewrote BENCHMARKS.md from .cache/bench/results.json (measured ${saved.facts.date}).`);
@@ -252,6 +288,7 @@ async function main(): Promise<void> {
 
 	const adaptive = adaptivePacing();
 	const legs = plan().filter((leg) => !ONLY || ONLY.some((text) => describe(leg).includes(text)));
+	const bursts = BURSTS.filter((spec) => !ONLY || ONLY.some((text) => describeBurst(spec).includes(text)));
 	const facts: Facts = {
 		date: new Date().toISOString(),
 		cpuModel: cpus()[0]?.model ?? 'unknown',
@@ -292,10 +329,10 @@ async function main(): Promise<void> {
 	const results: Measured[] = [];
 	for (const service of SERVICES) {
 		const { latencyMs } = service;
-		const sandbox = forkTs('sandboxProcess.ts', service);
-		const { url } = await nextMessage(sandbox, 'ready', 60_000);
 		const mine = legs.filter((leg) => leg.service === service);
 		if (mine.length === 0) continue;
+		const sandbox = forkTs('sandboxProcess.ts', service);
+		const { url } = await nextMessage(sandbox, 'ready', 60_000);
 		console.log(`\n[${serviceName(service)}] sandbox at ${url} (own process), ${mine.length} legs`);
 		for (const [index, leg] of mine.entries()) {
 			const legStarted = Date.now();
@@ -313,6 +350,7 @@ async function main(): Promise<void> {
 			for (const result of legResults) {
 				results.push({ latencyMs, ...(service.rateLimit ? { rateLimit: service.rateLimit } : {}), result });
 				const rates = result.reps.map((rep) => Math.round(rep.itemsPerSecond));
+				const timeline = result.reps[0]?.timeline;
 				const memory = result.memory
 					? ` · RSS ${result.memory.baselineMb} → ${result.memory.peakMb} MB (+${result.memory.growthMb})`
 					: '';
@@ -326,7 +364,7 @@ async function main(): Promise<void> {
 				lines.push(
 					`${result.spec.items.toLocaleString('en-US')} items: ` +
 						(rates.length ? `${Math.round(median(rates))} items/s (${rates.join(', ')})` : 'no result') +
-						`${pacing}${memory}${result.problem ? ` · PROBLEM: ${result.problem.split('\n')[0]}` : ''}`,
+						`${pacing}${memory}${timeline ? ` · delivered/429 per second: ${timelineText(timeline)}` : ''}${result.problem ? ` · PROBLEM: ${result.problem.split('\n')[0]}` : ''}`,
 				);
 			}
 			console.log(
@@ -336,14 +374,16 @@ async function main(): Promise<void> {
 		sandbox.disconnect();
 	}
 
+	const burstResults = await runBursts(bursts, facts);
+
 	rmSync(n8nFolder, { recursive: true, force: true });
 	facts.loadAfter = loadavg();
 	facts.seconds = Math.round((Date.now() - started) / 1000);
 	// The raw figures first, so a report that fails to render loses nothing (see --render).
 	mkdirSync(CACHE_DIR, { recursive: true });
 	const name = ONLY ? 'only' : QUICK ? 'quick' : 'results';
-	writeFileSync(join(CACHE_DIR, `${name}.json`), `${JSON.stringify({ facts, prepare, results }, null, 2)}\n`);
-	const { console: table, markdown } = renderReport(facts, prepare, results);
+	writeFileSync(join(CACHE_DIR, `${name}.json`), `${JSON.stringify({ facts, prepare, results, bursts: burstResults }, null, 2)}\n`);
+	const { console: table, markdown } = renderReport(facts, prepare, results, burstResults);
 	console.log(`\n${table}`);
 	if (ONLY) {
 		writeFileSync(join(CACHE_DIR, 'BENCHMARKS.only.md'), markdown);

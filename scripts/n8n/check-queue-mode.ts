@@ -18,8 +18,8 @@ import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, loadExamples, runExample, sandboxCredential } from './lib/examples';
 import { NODE_TYPE } from './lib/install';
-import type { N8nClient, N8nProcess } from './lib/n8n';
-import { RestError, startN8n } from './lib/n8n';
+import type { N8nProcess } from './lib/n8n';
+import { startN8n } from './lib/n8n';
 import { queryPostgres } from './lib/postgres';
 import { delay } from './lib/process';
 import { startQueue } from './lib/queue';
@@ -64,17 +64,6 @@ function burstWorkflow(): ExampleWorkflow {
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
-}
-
-/** Activates a workflow as the editor's toggle does: n8n 2.x's activate endpoint, n8n 1.x's PATCH. */
-async function activate(client: N8nClient, id: string): Promise<void> {
-	const { versionId } = (await client.getWorkflow(id)) as { versionId: string };
-	try {
-		await client.request('POST', `/workflows/${id}/activate`, { versionId });
-	} catch (error) {
-		if (!(error instanceof RestError) || error.status !== 404) throw error;
-		await client.request('PATCH', `/workflows/${id}`, { active: true, versionId });
-	}
 }
 
 /** How many executions a process's whole log (its file: the output kept in memory is capped) says it started. */
@@ -123,7 +112,7 @@ runCheck('queue-mode check (Postgres, 2 workers)', async ({ sandbox, expect }) =
 	// The burst: the commonest real shape, one execution per event, all arriving at once.
 	sandbox.reset();
 	const startedBefore = workers.map(startedOn);
-	await step('activate the webhook workflow', async () => await activate(stack.client, BURST_WORKFLOW_ID));
+	await step('activate the webhook workflow', async () => await stack.client.activateWorkflow(BURST_WORKFLOW_ID));
 	const answers = await step(`${BURST_SIZE} POSTs at once to its production webhook`, async () =>
 		await Promise.all(
 			Array.from({ length: BURST_SIZE }, async (_, index) => {

@@ -269,6 +269,17 @@ export class N8nClient {
 		return await this.request<Record<string, unknown>>('GET', `/workflows/${id}`);
 	}
 
+	/** Activates a workflow as the editor's toggle does: n8n 2.x's activate endpoint, n8n 1.x's PATCH. */
+	async activateWorkflow(id: string): Promise<void> {
+		const { versionId } = (await this.getWorkflow(id)) as { versionId: string };
+		try {
+			await this.request('POST', `/workflows/${id}/activate`, { versionId });
+		} catch (error) {
+			if (!(error instanceof RestError) || error.status !== 404) throw error;
+			await this.request('PATCH', `/workflows/${id}`, { active: true, versionId });
+		}
+	}
+
 	/** What the editor's "Execute workflow" does: a manual run from the given trigger node. */
 	async runWorkflow(id: string, triggerName: string): Promise<string> {
 		const workflowData = await this.getWorkflow(id);

@@ -1,0 +1,132 @@
+/**
+ * The sandbox's rate limit: what a rate-limited service in front of the API does, in the three
+ * shapes real providers use. It decides per arriving request, from arrival times only; it knows
+ * nothing of the client. Kept apart from the node's own pacing on purpose: the two must not
+ * share code or assumptions.
+ *
+ * - `fixedWindow` (default): each clock second (windows start on whole seconds) admits the first
+ *   `perSecond` requests that arrive in it.
+ * - `tokenBucket`: a bucket of `burst` tokens (default perSecond ÷ 10, at least 1), full at the
+ *   start, refilled at `perSecond` tokens a second; a request takes one token.
+ * - `slidingWindow`: a request is admitted when fewer than `perSecond` were admitted in the 1,000 ms
+ *   before it.
+ *
+ * Only admitted requests count. A refused one is answered HTTP 429 and is not delivered.
+ */
+import { isJsonObject } from './validate';
+
+export type RetryAfterStyle = 'seconds' | 'date' | 'none';
+export type LimiterShape = 'fixedWindow' | 'tokenBucket' | 'slidingWindow';
+
+export interface RateLimit {
+	perSecond: number;
+	/** Default `fixedWindow`. */
+	shape?: LimiterShape;
+	/** `tokenBucket` only: the bucket's size; default perSecond ÷ 10 (at least 1). */
+	burst?: number;
+	/**
+	 * What a 429 says about when to come back: `seconds` (default) — `Retry-After` in whole seconds
+	 * until a request would be admitted (at least 1); `date` — that moment as an HTTP date (rounded
+	 * up to the second, its resolution); `none` — no `Retry-After` header.
+	 */
+	retryAfter?: RetryAfterStyle;
+}
+
+export const RETRY_AFTER_STYLES: readonly RetryAfterStyle[] = ['seconds', 'date', 'none'];
+export const LIMITER_SHAPES: readonly LimiterShape[] = ['fixedWindow', 'tokenBucket', 'slidingWindow'];
+const KEYS = ['perSecond', 'shape', 'burst', 'retryAfter'];
+
+/** Returns the problem with a rate limit description, or null. */
+export function checkRateLimit(value: unknown): string | null {
+	if (!isJsonObject(value)) return 'rateLimit: must be an object';
+	for (const key of Object.keys(value)) {
+		if (!KEYS.includes(key)) return `rateLimit.${key}: unknown field (allowed here: ${KEYS.join(', ')})`;
+	}
+	if (!Number.isInteger(value.perSecond) || (value.perSecond as number) < 1) {
+		return 'rateLimit.perSecond: must be a positive integer';
+	}
+	if (value.shape !== undefined && !LIMITER_SHAPES.includes(value.shape as LimiterShape)) {
+		return `rateLimit.shape: must be one of ${LIMITER_SHAPES.join(', ')}`;
+	}
+	if (value.burst !== undefined) {
+		if (value.shape !== 'tokenBucket') return 'rateLimit.burst: only for shape tokenBucket';
+		if (!Number.isInteger(value.burst) || (value.burst as number) < 1) return 'rateLimit.burst: must be a positive integer';
+	}
+	if (value.retryAfter !== undefined && !RETRY_AFTER_STYLES.includes(value.retryAfter as RetryAfterStyle)) {
+		return `rateLimit.retryAfter: must be one of ${RETRY_AFTER_STYLES.join(', ')}`;
+	}
+	return null;
+}
+
+/**
+ * Admits or refuses requests by their arrival time (ms since the epoch), under the limit it is
+ * given each time: a changed `perSecond` takes effect at once, on the state so far.
+ */
+export interface Limiter {
+	readonly shape: LimiterShape;
+	/** undefined: admitted (and counted); else the ms until a request would be admitted. */
+	admit(now: number, limit: RateLimit): number | undefined;
+}
+
+export function createLimiter(shape: LimiterShape = 'fixedWindow'): Limiter {
+	switch (shape) {
+		case 'fixedWindow': {
+			let windowStart = -Infinity;
+			let admitted = 0;
+			return {
+				shape,
+				admit(now, { perSecond }) {
+					const window = Math.floor(now / 1000) * 1000;
+					if (window !== windowStart) {
+						windowStart = window;
+						admitted = 0;
+					}
+					if (admitted < perSecond) {
+						admitted++;
+						return undefined;
+					}
+					return window + 1000 - now;
+				},
+			};
+		}
+		case 'tokenBucket': {
+			let tokens = Infinity;
+			let last = -Infinity;
+			return {
+				shape,
+				admit(now, { perSecond, burst }) {
+					const size = burst ?? Math.max(1, Math.floor(perSecond / 10));
+					tokens = last === -Infinity ? size : Math.min(size, tokens + ((now - last) * perSecond) / 1000);
+					last = now;
+					if (tokens >= 1) {
+						tokens--;
+						return undefined;
+					}
+					return Math.ceil(((1 - tokens) * 1000) / perSecond);
+				},
+			};
+		}
+		case 'slidingWindow': {
+			// Arrival times of the admitted requests of the last second, oldest first.
+			const admitted: number[] = [];
+			return {
+				shape,
+				admit(now, { perSecond }) {
+					while (admitted.length > 0 && admitted[0] <= now - 1000) admitted.shift();
+					if (admitted.length < perSecond) {
+						admitted.push(now);
+						return undefined;
+					}
+					return admitted[0] + 1000 - now;
+				},
+			};
+		}
+	}
+}
+
+/** The Retry-After header for a refusal `waitMs` before a request would be admitted, if the style sends one. */
+export function retryAfterHeader(style: RetryAfterStyle, now: number, waitMs: number): string | undefined {
+	if (style === 'seconds') return String(Math.max(1, Math.ceil(waitMs / 1000)));
+	if (style === 'date') return new Date(Math.ceil((now + waitMs) / 1000) * 1000).toUTCString();
+	return undefined;
+}

@@ -1,0 +1,123 @@
+/**
+ * Burst legs of `npm run bench`, in their own process (started by run.ts): the commonest real
+ * shape — one execution per event — through REAL n8n. The packed package is installed into a
+ * fresh n8n user folder as a community package (scripts/n8n/lib/stack.ts), n8n started, and two
+ * workflows made active: Webhook → this node (SMS → Send, at its defaults), the same with
+ * Concurrency 1 (a diagnostic: no window shared between executions, the rate and pauses still
+ * are) and Webhook → n8n's HTTP Request node (the same body; Retry On Fail on, 5 tries 1 s apart). For each in turn,
+ * `events` POSTs go to the production webhook at once, one item each, while the https sandbox (in
+ * this process) admits `perSecond` a second (fixed window) with `latencyMs` latency and a
+ * Retry-After. The webhooks answer when their execution is over (responseMode lastNode). In queue
+ * mode n8n runs on Postgres and Redis with `workers` workers (`--concurrency`), which run the
+ * executions; each worker process keeps its own pace of the service.
+ *
+ * Receives a BurstSpec, reports `{ type: 'burst', results }` with what the sandbox saw.
+ */
+import { loadavg } from 'node:os';
+
+import type { BurstResult, BurstSpec } from './common';
+import { API_KEY, httpNodeParameters, inputItems, nodeParameters, receiveInput, report, timelineOf } from './common';
+import { burstWorkflows, headerAuthCredential, SECOND_CREDENTIAL, WEBHOOK_PATHS } from './burstWorkflows';
+import { sandboxCredential } from '../n8n/lib/examples';
+import { startN8n } from '../n8n/lib/n8n';
+import { installCleanup, stopAll } from '../n8n/lib/process';
+import { startQueue } from '../n8n/lib/queue';
+import type { Sandbox } from '../n8n/lib/sandbox';
+import { startSandbox } from '../n8n/lib/sandbox';
+import { launch, step } from '../n8n/lib/stack';
+
+type Client = BurstResult['client'];
+
+async function post(url: string, body: unknown): Promise<number> {
+	const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+	await response.arrayBuffer();
+	return response.status;
+}
+
+/** `events` webhook calls at once; what the sandbox saw while they ran. */
+async function burst(spec: BurstSpec, client: Client, webhook: string, sandbox: Sandbox): Promise<BurstResult> {
+	sandbox.reset();
+	// Start on a fresh window of the sandbox's limit, nothing left of the warm-up.
+	await new Promise((resolve) => setTimeout(resolve, 1100));
+	const load = loadavg()[0];
+	const events = inputItems(spec.events);
+	const started = Date.now();
+	const statuses = await Promise.all(events.map(async (event) => await post(webhook, event).catch(() => 0)));
+	const allAnsweredMs = Date.now() - started;
+	const requests = sandbox.requests.filter((request) => request.path === '/v1/sms/notification');
+	const delivered = requests.filter((request) => request.delivered);
+	const bodies = new Set(delivered.map((request) => request.rawBody));
+	const times = delivered.map((request) => request.receivedAt);
+	const webhookStatuses: Record<string, number> = {};
+	for (const status of statuses) webhookStatuses[String(status)] = (webhookStatuses[String(status)] ?? 0) + 1;
+	return {
+		spec,
+		client,
+		webhookStatuses,
+		requests: requests.length,
+		delivered: delivered.length,
+		twice: delivered.length - bodies.size,
+		rateLimited: requests.filter((request) => request.rateLimited).length,
+		firstToLastMs: times.length ? Math.max(...times) - Math.min(...times) : 0,
+		startToLastMs: times.length ? Math.max(...times) - started : 0,
+		allAnsweredMs,
+		timeline: timelineOf(requests),
+		load,
+	};
+}
+
+async function main(): Promise<void> {
+	const spec = await receiveInput<BurstSpec>();
+	const sandbox = await startSandbox({
+		port: 0,
+		apiKey: API_KEY,
+		latencyMs: spec.latencyMs,
+		rateLimit: { perSecond: spec.perSecond, shape: 'fixedWindow', retryAfter: spec.retryAfter },
+	});
+	installCleanup(async () => await sandbox.stop());
+	const workflows = burstWorkflows({
+		node: nodeParameters(undefined, '$json.body'),
+		nodePinned: nodeParameters(1, '$json.body'),
+		httpNode: httpNodeParameters(sandbox.url, false, '$json.body'),
+	});
+	// Queue mode: Postgres and Redis (scripts/n8n/lib/queue.ts), then main + workers.
+	const queueEnv = spec.mode === 'queue' ? await startQueue() : {};
+	const stack = await launch({
+		label: `bench-burst-${spec.mode}`,
+		extraEnv: queueEnv,
+		credentials: [
+			sandboxCredential(sandbox.url, API_KEY),
+			{ ...sandboxCredential(sandbox.url, API_KEY), ...SECOND_CREDENTIAL },
+			headerAuthCredential(API_KEY),
+		],
+		workflows: workflows.map((entry) => entry.workflow),
+	});
+	for (let index = 1; index <= (spec.mode === 'queue' ? (spec.workers ?? 2) : 0); index++) {
+		const concurrency = spec.workerConcurrency ?? 50;
+		await step(`start n8n worker ${index} (concurrency ${concurrency})`, async () =>
+			// Each worker gets its own task-broker and health-check port (startN8n).
+			await startN8n({ userFolder: stack.userFolder, command: 'worker', name: `n8n worker ${index}`, args: [`--concurrency=${concurrency}`], extraEnv: queueEnv }),
+		);
+	}
+	const results: BurstResult[] = [];
+	for (const { client, workflow } of workflows) {
+		await step(`activate "${workflow.name}"`, async () => await stack.client.activateWorkflow(workflow.id));
+		const webhook = `${stack.n8n.url}/webhook/${WEBHOOK_PATHS[client]}`;
+		// One untimed call first: n8n loads the node type and warms its execution path.
+		await post(webhook, inputItems(1)[0]);
+		const result = await step(`${spec.events} POSTs at once to "${workflow.name}"`, async () => await burst(spec, client, webhook, sandbox));
+		results.push(result);
+	}
+	await stopAll();
+	await sandbox.stop();
+	await report({ type: 'burst', results });
+}
+
+main().then(
+	() => process.exit(0),
+	async (error: unknown) => {
+		await report({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+		await stopAll(3000);
+		process.exit(1);
+	},
+);
