@@ -6,8 +6,8 @@
  *
  * - **Window**: requests in flight across executions. Starts at {@link INITIAL_LIMIT} and adds
  *   one per clean answer (doubling each round trip, as TCP slow start) up to
- *   {@link ADAPTIVE_CEILING}, but only while answers come back about as fast as the quickest so
- *   far; one much slower answer takes one back (the delay-based idea of TCP Vegas).
+ *   {@link ADAPTIVE_CEILING}, but only while answers come back about as fast as the quickest of
+ *   the last second; one much slower answer takes one back (the delay-based idea of TCP Vegas).
  * - **Rate**: off until the first HTTP 429. Then the rate the service delivered lately (over the
  *   last second, or since the first delivery when that is more recent); raised by 10 % every half
  *   second without a 429, from 2 s after the last cut (the probe), and cut back on the next 429.
@@ -42,7 +42,8 @@ export class Pace {
 	rate = Infinity;
 	private nextSlot = 0;
 	private pausedUntil = -Infinity;
-	private baseRtt = Infinity;
+	/** Recent answers' round trips, quickest first, for the quickest of the last second. */
+	private readonly recentRtts: Array<{ at: number; rtt: number }> = [];
 	private lastCut = -Infinity;
 	/** How soon after a cut the next may come: the span the last rate was measured over. */
 	private cutSpan = CUT_EVERY_MS;
@@ -88,18 +89,31 @@ export class Pace {
 		this.delivered.push(now);
 		this.firstDelivery = Math.min(this.firstDelivery, now);
 		while (this.delivered[0] <= now - CUT_EVERY_MS) this.delivered.shift();
-		this.baseRtt = Math.min(this.baseRtt, rtt);
+		const base = this.quickestRecent(now, rtt);
 		if (this.rate === Infinity) {
 			if (!adaptive) return;
-			if (rtt <= this.baseRtt * GROW_RTT_FACTOR + GROW_RTT_SLACK_MS) {
+			if (rtt <= base * GROW_RTT_FACTOR + GROW_RTT_SLACK_MS) {
 				this.limit = Math.min(ADAPTIVE_CEILING, this.limit + 1);
-			} else if (rtt > this.baseRtt * SHRINK_RTT_FACTOR + SHRINK_RTT_SLACK_MS) {
+			} else if (rtt > base * SHRINK_RTT_FACTOR + SHRINK_RTT_SLACK_MS) {
 				this.limit = Math.max(INITIAL_LIMIT, this.limit - 1);
 			}
 		} else if (now - this.lastCut >= PROBE_HOLD_MS && now - this.lastProbe >= PROBE_EVERY_MS) {
 			this.rate *= PROBE_FACTOR;
 			this.lastProbe = now;
 		}
+	}
+
+	/**
+	 * The quickest round trip of the last second, this one included (a sliding-window minimum):
+	 * the yardstick for "about as fast as the quickest" follows this machine's load and the
+	 * service's, instead of holding to one quick answer seen while both were idle.
+	 */
+	private quickestRecent(now: number, rtt: number): number {
+		const recent = this.recentRtts;
+		while (recent.length > 0 && recent[recent.length - 1].rtt >= rtt) recent.pop();
+		recent.push({ at: now, rtt });
+		while (recent[0].at <= now - CUT_EVERY_MS) recent.shift();
+		return recent[0].rtt;
 	}
 
 	/**
