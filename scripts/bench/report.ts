@@ -757,7 +757,7 @@ Re-run it to get figures for your machine; the run took ${Math.floor(facts.secon
 ${facts.busyBefore > 0.2 ? `\n**Note:** other work was running on the machine when this run started (above). Throughput figures are lower and noisier than on an idle machine; ratios between legs are less affected than absolute numbers.\n` : ''}
 ## Pacing targets (issues 14, 18 and 19)
 
-The node's pacing at its defaults: ${adaptive.initial} requests in flight, one more per answer that comes back about as fast as the quickest so far (growth stops, and backs off, when answers slow down) up to
+The node's pacing at its defaults: ${adaptive.initial} requests in flight, one more per answer that comes back about as fast as the quickest of the last second (growth stops, and backs off, when answers slow down) up to
 ${adaptive.ceiling}; after the first HTTP 429 a request rate (what the service delivered in the last second, probed
 upward by 10 % every clean half second; a 429 when nothing got through pauses sends for the Retry-After); a refused item
 waits its Retry-After, else 1 s while others get through (1 s, 2 s, 4 s … when nothing does). "Before" is

@@ -134,6 +134,7 @@ describe('Placeholder Values: one input per placeholder', () => {
 		expect(error?.message).toBe('Item 0: Placeholder Values → {{2}} is required and must not be empty');
 		expect(fieldOf(['placeholderValues', 1], TEMPLATE_LABELS)).toEqual({
 			field: 'Placeholder Values → {{2}}',
+			label: 'Placeholder Values',
 			path: ['placeholder2'],
 		});
 		expect(sandbox().requests).toHaveLength(0);
