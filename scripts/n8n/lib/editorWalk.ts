@@ -12,6 +12,7 @@ import { CREDENTIAL_ID, CREDENTIAL_NAME } from './examples';
 import type { N8nClient } from './n8n';
 import type { Sandbox } from './sandbox';
 import { step } from './stack';
+import { templateParameters } from '../../../harness/templateParameters';
 
 const NODE_TYPE = 'n8n-nodes-multichannel-notification.multiChannelNotification';
 const NODE = 'Notify';
@@ -26,14 +27,7 @@ export interface Walk {
 	screenshot(page: Page, file: string, scrollTo?: Locator): Promise<void>;
 }
 
-const template = (fields: Record<string, unknown> = {}) => ({
-	resource: 'chatMessage',
-	operation: 'sendTemplate',
-	from: '+6281100000000',
-	to: '+6281234567890',
-	templateName: 'order_update',
-	...fields,
-});
+const template = templateParameters;
 
 /** A fresh workflow with our node after a Manual Trigger, opened in a new tab with the node's panel. */
 async function openFresh(walk: Walk, name: string, parameters: Record<string, unknown>): Promise<Page> {

@@ -1,4 +1,4 @@
-import type { INodeParameters, INodeProperties, IRun } from 'n8n-workflow';
+import type { INodeProperties, IRun } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
@@ -9,20 +9,14 @@ import { resolveQuickReplyIndexes, TEMPLATE_LABELS } from '../../../../nodes/Mul
 import { runSummary } from '../../../../nodes/MultiChannelNotification/actions/shared/summary';
 import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+import { templateParameters } from '../../../../harness/templateParameters';
 
 /** Issue 20: what a no-code user meets in the editor, each fix through n8n's engine where it runs. */
 
 const sandbox = useSandbox();
 const properties = new MultiChannelNotification().description.properties;
 
-const template = (fields: INodeParameters = {}): INodeParameters => ({
-	resource: 'chatMessage',
-	operation: 'sendTemplate',
-	from: '+6281100000000',
-	to: '+6281234567890',
-	templateName: 'order_update',
-	...fields,
-});
+const template = templateParameters;
 
 function option(name: string): INodeProperties | undefined {
 	for (const property of properties) {

@@ -4,17 +4,11 @@ import { runNode } from '../../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
 import { expectRefused } from '../../../../fixtures/problems';
 import { requestFixture } from '../../../../fixtures/requests';
+import { templateParameters } from '../../../../../harness/templateParameters';
 
 const sandbox = useSandbox();
 
-const template = (fields: INodeParameters = {}): INodeParameters => ({
-	resource: 'chatMessage',
-	operation: 'sendTemplate',
-	from: '+6281100000000',
-	to: '+6281234567890',
-	templateName: 'order_update',
-	...fields,
-});
+const template = templateParameters;
 
 describe('Chat Message → Send Template through the engine', () => {
 	test('fields mode: header image, ordered body parameters, quick replies and URL button', async () => {
