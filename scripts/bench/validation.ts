@@ -13,10 +13,8 @@
 import type { IExecuteFunctions, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import * as chatMessage from '../../nodes/MultiChannelNotification/actions/chatMessage';
-import * as combined from '../../nodes/MultiChannelNotification/actions/combined';
 import type { SendOperation } from '../../nodes/MultiChannelNotification/actions/node.type';
-import * as sms from '../../nodes/MultiChannelNotification/actions/sms';
+import { operationProperties, registry } from '../../nodes/MultiChannelNotification/actions/registry';
 
 const itemsArgument = process.argv.indexOf('--items');
 const ITEMS = itemsArgument > 0 ? Number(process.argv[itemsArgument + 1]) : 10000;
@@ -41,9 +39,7 @@ const properties: INodeProperties[] = [
 		options: ['chatMessage', 'sms', 'combined'].map((value) => ({ name: value, value })),
 		default: 'chatMessage',
 	},
-	...chatMessage.description,
-	...sms.description,
-	...combined.description,
+	...operationProperties,
 ];
 
 /**
@@ -68,7 +64,7 @@ const FROM = '+628110000000';
 const CASES: Array<{ name: string; operation: SendOperation; parameters: INodeParameters }> = [
 	{
 		name: 'Chat → Send Template',
-		operation: chatMessage.operations.sendTemplate,
+		operation: registry.chatMessage.sendTemplate,
 		parameters: {
 			from: FROM,
 			to: '0812-3456-7890',
@@ -82,7 +78,7 @@ const CASES: Array<{ name: string; operation: SendOperation; parameters: INodePa
 	},
 	{
 		name: 'Chat → Send Media',
-		operation: chatMessage.operations.sendMedia,
+		operation: registry.chatMessage.sendMedia,
 		parameters: {
 			from: FROM,
 			to: '0812-3456-7890',
@@ -93,12 +89,12 @@ const CASES: Array<{ name: string; operation: SendOperation; parameters: INodePa
 	},
 	{
 		name: 'SMS → Send',
-		operation: sms.operations.send,
+		operation: registry.sms.send,
 		parameters: { phoneNumber: '0812-3456-7890', message: 'Kode verifikasi Anda: 734201' },
 	},
 	{
 		name: 'Combined → Send with Failover',
-		operation: combined.operations.sendWithFailover,
+		operation: registry.combined.sendWithFailover,
 		parameters: {
 			from: FROM,
 			to: '0812-3456-7890',

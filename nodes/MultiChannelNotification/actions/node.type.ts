@@ -26,6 +26,8 @@ export interface PreparedSend {
  * request goes out.
  */
 export interface SendOperation {
+	/** How the editor lists it; an AI agent's tool is described by its action. */
+	option: OperationOption;
 	description: INodeProperties[];
 	prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend;
 	/** Fields derived from the service's answer, added to the output item. */

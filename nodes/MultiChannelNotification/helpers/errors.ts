@@ -3,10 +3,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
  * The one place that builds the errors this node throws: input, credential, service, network
- * and boundary (redirect, oversized or slow answer). Every error has a short title (what n8n's
- * error panel shows in bold, at most {@link MAX_TITLE} characters), the detail in
- * `description`, and the item index. Callers pass text that holds no secret: the transport
- * scrubs the API key before anything reaches here.
+ * and boundary (redirect, oversized or slow answer). Each has a short title (at most
+ * {@link MAX_TITLE} characters, bold in n8n's error panel), the detail in `description`, the item
+ * index, and facts the node acts on, set here and never read back from text. Callers pass text
+ * that holds no secret: the transport scrubs the API key before anything reaches here.
  */
 
 /** n8n's `getNode()` copies the whole node on every call: once per execution is enough. */
@@ -14,10 +14,7 @@ const nodes = new WeakMap<object, INode>();
 
 export function nodeOf(context: { getNode(): INode }): INode {
 	let node = nodes.get(context);
-	if (node === undefined) {
-		node = context.getNode();
-		nodes.set(context, node);
-	}
+	if (node === undefined) nodes.set(context, (node = context.getNode()));
 	return node;
 }
 
@@ -28,8 +25,7 @@ export const MAY_HAVE_BEEN_DELIVERED = 'The message may or may not have been del
 export const NO_CONNECTION = 'No connection was made.';
 
 /**
- * What became of an item's message, decided where its error is made (never read back from the
- * error's text): tool results, Retry On Fail and the run's summary act on this fact.
+ * What became of an item's message; tool results, Retry On Fail and the run's summary act on it.
  * - `notSent`: refused before sending (input, credential, expression): nothing left the machine.
  * - `unreached`: no connection to the service could be made: nothing was sent.
  * - `rejected`: the service answered with a refusal (HTTP 4xx, 429 included): nothing delivered.
@@ -38,30 +34,13 @@ export const NO_CONNECTION = 'No connection was made.';
  */
 export type Delivery = 'notSent' | 'unreached' | 'rejected' | 'maybe';
 
-const deliveries = new WeakMap<object, Delivery>();
-
-/** The delivery fact of an error this node made; anything else was raised before sending. */
-export function deliveryOf(error: unknown): Delivery {
-	return (error !== null && typeof error === 'object' && deliveries.get(error)) || 'notSent';
-}
-
-function withDelivery<E extends object>(error: E, delivery: Delivery): E {
-	deliveries.set(error, delivery);
-	return error;
-}
-
-const problemLists = new WeakMap<object, Problem[]>();
-
 /** One broken rule of one item, as the user sees it. */
 export interface Problem {
 	/** The field as labelled in the editor, e.g. "To" or "Quick Reply Buttons → Button 2 → Payload". */
 	field: string;
 	/** The top-level field's label ("Quick Reply Buttons"), when it differs from `field`. */
 	label?: string;
-	/**
-	 * Where the value sits in the node's parameters (e.g. ["quickReplyButtons", "button", 1,
-	 * "payload"]), so a tool run can name the `$fromAI` argument that filled it.
-	 */
+	/** Where the value sits in the node's parameters (["quickReplyButtons", "button", 1, "payload"]). */
 	path: Array<string | number>;
 	/** The rule, phrased to follow the label: "must be an E.164 phone number …". */
 	rule: string;
@@ -69,18 +48,29 @@ export interface Problem {
 	value?: string;
 }
 
+const deliveries = new WeakMap<object, Delivery>();
+const problemLists = new WeakMap<object, Problem[]>();
+const isObject = (value: unknown): value is object => value !== null && typeof value === 'object';
+
+/** The delivery fact of an error this node made; anything else was raised before sending. */
+export function deliveryOf(error: unknown): Delivery {
+	return (isObject(error) && deliveries.get(error)) || 'notSent';
+}
+
+/** The problems an input error was built from (empty for any other error). */
+export function problemsOf(error: unknown): Problem[] {
+	return (isObject(error) && problemLists.get(error)) || [];
+}
+
 export function shorten(text: string, max: number): string {
 	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-export function formatProblem({ field, rule, value }: Problem): string {
-	return value === undefined ? `${field} ${rule}` : `${field} ${rule} — got ${value}`;
-}
+const formatProblem = ({ field, rule, value }: Problem) => (value === undefined ? `${field} ${rule}` : `${field} ${rule} — got ${value}`);
 
 /**
  * A title that fits: cut at a word, and before an aside in brackets that would be left open
- * ("… +62 (SMS can on…" reads as a broken sentence; "… +62…" does not). The full text is in
- * the description.
+ * ("… +62 (SMS can on…" reads as a broken sentence; "… +62…" does not).
  */
 export function titleText(text: string, max = MAX_TITLE): string {
 	if (text.length <= max) return text;
@@ -92,10 +82,6 @@ export function titleText(text: string, max = MAX_TITLE): string {
 	return `${cut.replace(/[\s,:;—–-]+$/, '')}…`;
 }
 
-function title(itemIndex: number, text: string): string {
-	return titleText(`Item ${itemIndex}: ${text}`);
-}
-
 /**
  * An item the node refused before sending. The title names the first problem (or how many
  * fields are wrong); the description lists every problem, so one run shows all there is to fix.
@@ -104,19 +90,13 @@ export function inputError(node: INode, itemIndex: number, problems: Problem[]):
 	const lines = problems.map(formatProblem);
 	// The fields as the panel's top level names them; the description has the full paths.
 	const fields = [...new Set(problems.map((problem) => problem.label ?? problem.field))];
-	const headline =
-		problems.length === 1 ? lines[0] : `${problems.length} problems (${fields.join(', ')})`;
-	const error = new NodeOperationError(node, title(itemIndex, headline), {
+	const headline = problems.length === 1 ? lines[0] : `${problems.length} problems (${fields.join(', ')})`;
+	const error = new NodeOperationError(node, titleText(`Item ${itemIndex}: ${headline}`), {
 		itemIndex,
 		description: [...lines.map((line) => `• ${line}`), NOTHING_SENT].join('\n'),
 	});
 	problemLists.set(error, problems);
 	return error;
-}
-
-/** The problems an input error was built from (empty for any other error). */
-export function problemsOf(error: unknown): Problem[] {
-	return (error !== null && typeof error === 'object' && problemLists.get(error)) || [];
 }
 
 /** The credential cannot be used as it is; nothing left the machine. */
@@ -133,38 +113,25 @@ export interface ServiceErrorDetails {
 	title: string;
 	/** What happened and what to do. */
 	description: string;
-	/** HTTP status, when there was an answer. */
 	httpCode?: number;
 	/** The service's own `message` (scrubbed) or the network cause, kept as the error's cause. */
 	cause: string;
 	/** Extra fields for the error's cause object (e.g. retryAfter, systemCode). */
 	extra?: Record<string, string>;
-	/** What became of the message. */
 	delivery: Exclude<Delivery, 'notSent'>;
 }
 
-/**
- * A failure on the wire or on the service's side: a NodeApiError, the class n8n uses for API
- * failures. The title carries the service's own words as far as they fit; the whole text is in
- * the description.
- */
+/** A failure on the wire or on the service's side: a NodeApiError, n8n's class for API failures. */
 export function serviceError(node: INode, details: ServiceErrorDetails): NodeApiError {
-	const httpCode = details.httpCode === undefined ? undefined : String(details.httpCode);
-	const error = new NodeApiError(
-		node,
-		{
-			message: details.cause,
-			...(httpCode ? { httpCode } : {}),
-			...(details.extra ?? {}),
-		} as JsonObject,
-		{
-			itemIndex: details.itemIndex,
-			...(httpCode ? { httpCode } : {}),
-			message: shorten(details.title, MAX_TITLE),
-			description: details.description,
-		},
-	);
-	return withDelivery(error, details.delivery);
+	const httpCode = details.httpCode === undefined ? {} : { httpCode: String(details.httpCode) };
+	const error = new NodeApiError(node, { message: details.cause, ...httpCode, ...details.extra } as JsonObject, {
+		itemIndex: details.itemIndex,
+		...httpCode,
+		message: shorten(details.title, MAX_TITLE),
+		description: details.description,
+	});
+	deliveries.set(error, details.delivery);
+	return error;
 }
 
 /** Any other failure, e.g. an expression that could not be resolved for an item. */
@@ -185,4 +152,24 @@ export function otherError(node: INode, error: unknown, itemIndex?: number): Nod
 export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return otherError(node, error, itemIndex);
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '%': '&#37;' };
+
+/**
+ * n8n's error panel renders a description as sanitised HTML, so plain line breaks collapse
+ * ("… but 3 were given Nothing was sent"). It prefers `context.descriptionTemplate`, which gets
+ * the same text with `<br>` (and `%` escaped: the panel fills %%PARAMETER%% in a template);
+ * `description` stays plain text for every other reader (CLI, error workflows, tool results).
+ */
+export function descriptionAsPanelHtml(description: string): string {
+	return description.replace(/[&<>%]/g, (character) => ESCAPES[character]).split('\n').join('<br>');
+}
+
+/** The error, laid out for n8n's panel; call it last, once the description is final. */
+export function forErrorPanel<T extends NodeApiError | NodeOperationError>(error: T): T {
+	if (typeof error.description === 'string' && error.description.includes('\n')) {
+		error.context.descriptionTemplate = descriptionAsPanelHtml(error.description);
+	}
+	return error;
 }

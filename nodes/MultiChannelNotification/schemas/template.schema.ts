@@ -4,7 +4,7 @@ import type { FieldLabels } from './common';
 import { CHAT_NUMBER_LABELS, e164PhoneNumber, httpsUrl, requiredText } from './common';
 import type { TemplateComponent } from './components.schema';
 import { componentsJsonSchema, QUICK_REPLY_INDEXES, quickReplyIndexOrNext, urlButtonIndex } from './components.schema';
-import { fieldBodyValues, resolveQuickReplyIndexes, templateChecks } from './templateChecks';
+import { fieldBodyValues, placeholderInputName, resolveQuickReplyIndexes, templateChecks } from './templateChecks';
 
 /**
  * Template message (spec: "Template message object" and "Component object kinds"); also the
@@ -27,9 +27,9 @@ export const TEMPLATE_LABELS = {
 	placeholderValues: {
 		label: 'Placeholder Values',
 		// Each value is its own parameter, placeholder1 … placeholderN, labelled {{1}} … {{N}}.
-		at: ['placeholder1'],
+		at: [placeholderInputName(1)],
 		entryLabel: (position: number) => `{{${position + 1}}}`,
-		entryKey: (position: number) => `placeholder${position + 1}`,
+		entryKey: (position: number) => placeholderInputName(position + 1),
 	},
 	headerImageUrl: { label: 'Header Image URL' },
 	quickReplyButtons: {
@@ -135,7 +135,7 @@ export function toTemplateMessage(input: TemplateInput): TemplateMessage {
 	};
 }
 
-export { PLACEHOLDER_INPUT_COUNT, resolveQuickReplyIndexes, templateChecks } from './templateChecks';
+export { PLACEHOLDER_INPUT_COUNT, placeholderInputName, resolveQuickReplyIndexes, templateChecks } from './templateChecks';
 
 export const templateSendSchema = z
 	.preprocess(withListLengths, z.object(templateFields))

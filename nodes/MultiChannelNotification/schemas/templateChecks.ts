@@ -13,6 +13,8 @@ import type { TemplateInput } from './template.schema';
 
 /** How many placeholders have an input of their own in the editor (Placeholder Values). */
 export const PLACEHOLDER_INPUT_COUNT = 20;
+/** The parameter holding the value of {{number}}. */
+export const placeholderInputName = (number: number): string => `placeholder${number}`;
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 

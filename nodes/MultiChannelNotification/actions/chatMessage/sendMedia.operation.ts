@@ -57,7 +57,6 @@ const mediaFields: INodeProperties[] = [
 	},
 ];
 
-// How the editor lists this operation; an AI agent's tool is described by its action.
 export const option: OperationOption = { name: 'Send Media', value: 'sendMedia', action: 'Send a media message',
 	description: 'Send an image, video, audio or document to a user who has started the chat' };
 

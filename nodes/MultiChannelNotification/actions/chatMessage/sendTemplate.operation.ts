@@ -7,11 +7,9 @@ import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat } from '../shared/options';
 import { templateFields, templateOptionsField } from '../shared/template/fields';
-import { templatePreview } from '../shared/template/preview';
-import { readTemplateFields } from '../shared/template/read';
+import { readTemplateFields, templatePreview } from '../shared/template/read';
 import { nodeOf } from '../../helpers/errors';
 
-// How the editor lists this operation; an AI agent's tool is described by its action.
 export const option: OperationOption = { name: 'Send Template', value: 'sendTemplate', action: 'Send a template message',
 	description: 'Send an approved template message, with body parameters, header image and buttons' };
 

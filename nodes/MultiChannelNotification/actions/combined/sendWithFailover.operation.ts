@@ -9,8 +9,7 @@ import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat } from '../shared/options';
 import { readSms, smsFields } from '../shared/sms';
 import { templateFields, templateOptionsField } from '../shared/template/fields';
-import { templatePreview } from '../shared/template/preview';
-import { readTemplateFields } from '../shared/template/read';
+import { readTemplateFields, templatePreview } from '../shared/template/read';
 import { nodeOf } from '../../helpers/errors';
 
 const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'smsMessage' };
@@ -35,7 +34,6 @@ const fields: INodeProperties[] = [
 	templateOptionsField,
 ];
 
-// How the editor lists this operation; an AI agent's tool is described by its action.
 export const option: OperationOption = { name: 'Send with Failover', value: 'sendWithFailover', action: 'Send a notification with failover',
 	description: 'Send a chat template message with an SMS as failover, in one request' };
 

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { forErrorPanel } from '../../helpers/errorPanel';
-import { asNodeError, nodeOf, problemsOf } from '../../helpers/errors';
+import { asNodeError, forErrorPanel, nodeOf, problemsOf } from '../../helpers/errors';
 import type { Outcome, RunCounts } from './summary';
 import { ranges, runSummary } from './summary';
 

@@ -11,7 +11,6 @@ import { nodeOf } from '../../helpers/errors';
 
 const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
 
-// How the editor lists this operation; an AI agent's tool is described by its action.
 export const option: OperationOption = { name: 'Send SMS', value: 'send', action: 'Send an SMS',
 	description: 'Send an SMS to an Indonesian (+62) number' };
 

@@ -1,11 +1,16 @@
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { operationFor, registry, subtitle } from '../../../../nodes/MultiChannelNotification/actions/registry';
+import { operationFor, operationProperties, registry } from '../../../../nodes/MultiChannelNotification/actions/registry';
 
 describe('operation registry', () => {
 	const node = new MultiChannelNotification();
 
-	test('the node subtitle is the one derived from the registry modules', () => {
-		expect(node.description.subtitle).toBe(subtitle);
+	test("the node subtitle names the chosen operation as each resource's Operation field does", () => {
+		const names: Record<string, string> = {};
+		for (const property of operationProperties.filter(({ name }) => name === 'operation')) {
+			for (const option of property.options ?? []) if ('value' in option) names[String(option.value)] = option.name;
+		}
+		expect(Object.keys(names)).toHaveLength(4);
+		expect(node.description.subtitle).toBe(`={{ ${JSON.stringify(names)}[$parameter["operation"]] }}`);
 	});
 
 	test('every operation the editor offers has an implementation, and nothing else does', () => {

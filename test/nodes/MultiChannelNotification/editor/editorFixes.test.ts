@@ -2,7 +2,7 @@ import type { INodeProperties, IRun } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { descriptionAsPanelHtml } from '../../../../nodes/MultiChannelNotification/helpers/errorPanel';
+import { descriptionAsPanelHtml } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import { titleText } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import { fieldOf } from '../../../../nodes/MultiChannelNotification/helpers/validation';
 import { resolveQuickReplyIndexes, TEMPLATE_LABELS } from '../../../../nodes/MultiChannelNotification/schemas';

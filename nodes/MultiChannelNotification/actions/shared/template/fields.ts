@@ -3,12 +3,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import {
 	LANGUAGE_POLICY,
 	NEXT_FREE_INDEX,
+	PLACEHOLDER_INPUT_COUNT,
+	placeholderInputName,
 	QUICK_REPLY_INDEXES,
 	TEMPLATE_LABELS as LABELS,
 	URL_BUTTON_DEFAULT_INDEX,
 } from '../../../schemas';
 import { optionsField } from '../options';
-import { placeholderInputFields } from './placeholderInputs';
 
 /**
  * The template fields, declared once: Send Template uses them as they are and Send with
@@ -39,6 +40,38 @@ export const recipientField: INodeProperties = {
 };
 
 const showFields = { show: { componentsInputMode: ['fields'] } };
+
+/**
+ * Shown in fields mode while Template Content holds the pattern: n8n's display condition, which
+ * the editor evaluates as the text changes (1.x and 2.x). It drives one input per placeholder,
+ * {{1}} … {{20}}. n8n's resource mapper was tried first: it refetches its inputs only when every
+ * parameter of the node resolves, so To = {{ $json.phone }} before a run kept them hidden.
+ */
+const whileContentHas = (pattern: string) => ({
+	show: { ...showFields.show, templateContent: [{ _cnd: { regex: pattern } }] },
+});
+
+const placeholderInputs: INodeProperties[] = [
+	{
+		displayName:
+			'Placeholder Values: one input per placeholder of Template Content, in order. Each accepts an expression, e.g. {{ $json.name }}.',
+		name: 'placeholderValuesNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: whileContentHas('\\{\\{[1-9]\\d*\\}\\}'),
+	},
+	...Array.from(
+		{ length: PLACEHOLDER_INPUT_COUNT },
+		(_unused, at): INodeProperties => ({
+			displayName: `{{${at + 1}}}`,
+			name: placeholderInputName(at + 1),
+			type: 'string',
+			default: '',
+			displayOptions: whileContentHas(`\\{\\{${at + 1}\\}\\}`),
+			description: `The value that replaces {{${at + 1}}} in Template Content`,
+		}),
+	),
+];
 
 const ORDINALS = ['First', 'Second', 'Third'];
 
@@ -114,7 +147,7 @@ export const templateFields: INodeProperties[] = [
 		],
 		default: 'fields',
 	},
-	...placeholderInputFields(showFields.show),
+	...placeholderInputs,
 	{
 		displayName: LABELS.bodyParameters.label,
 		name: 'bodyParameters',

@@ -3,12 +3,14 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { asText, readCollectionEntries, readText } from '../../../helpers/parameters';
 import type { PhoneNumberFormat } from '../../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../../helpers/phoneNumber';
-import { LANGUAGE_POLICY, URL_BUTTON_DEFAULT_INDEX } from '../../../schemas';
-import { readPlaceholderValues, templateTextTurnedIntoExpression } from './placeholders';
+import { fillPlaceholders, placeholderNumbers } from '../../../helpers/templateContent';
+import type { TemplateMessage } from '../../../schemas';
+import { LANGUAGE_POLICY, PLACEHOLDER_INPUT_COUNT, placeholderInputName, URL_BUTTON_DEFAULT_INDEX } from '../../../schemas';
 
 /**
  * The item's template fields as the schema takes them (schemas/template.schema.ts), keyed by
- * node parameter: only the active way of giving components is read. Nothing is judged here.
+ * node parameter: only the active way of giving components is read. Every value comes from
+ * n8n's engine; nothing here evaluates or judges anything.
  */
 export function readTemplateFields(
 	context: IExecuteFunctions,
@@ -18,6 +20,9 @@ export function readTemplateFields(
 	const content = context.getNodeParameter('templateContent', itemIndex, '') as unknown;
 	const fields = context.getNodeParameter('componentsInputMode', itemIndex, 'fields') !== 'json';
 	const header = fields ? readText(context, 'headerImageUrl', itemIndex, { trim: true }) : '';
+	const entries = (name: string) => readCollectionEntries(context, name, name === 'bodyParameters' ? 'parameter' : 'button', itemIndex);
+	const [urlButton] = fields ? entries('urlButton') : [];
+	const urlIndex = asText(urlButton?.index, { trim: true });
 	// Every key is present (undefined when not used), so all items share one object shape.
 	return {
 		from: normalizePhoneNumber(readText(context, 'from', itemIndex, { trim: true }), phoneNumberFormat),
@@ -31,27 +36,46 @@ export function readTemplateFields(
 		headerImageUrl: header === '' || header === null ? undefined : header,
 		templateTextTurnedIntoExpression: templateTextTurnedIntoExpression(context, itemIndex),
 		placeholderValues: fields ? readPlaceholderValues(context, itemIndex, content) : undefined,
-		bodyParameters: fields ? bodyParameters(context, itemIndex) : undefined,
-		quickReplyButtons: fields ? quickReplyButtons(context, itemIndex) : undefined,
-		urlButton: fields ? urlButton(context, itemIndex) : undefined,
+		bodyParameters: fields ? entries('bodyParameters').map((entry) => asText(entry.text)) : undefined,
+		quickReplyButtons: fields
+			? entries('quickReplyButtons').map((button) => ({ index: asText(button.index, { trim: true }), payload: asText(button.payload) }))
+			: undefined,
+		urlButton: urlButton && {
+			index: urlIndex === '' || urlIndex === undefined ? URL_BUTTON_DEFAULT_INDEX : urlIndex,
+			text: asText(urlButton.text),
+		},
 		componentsJson: fields ? undefined : context.getNodeParameter('componentsJson', itemIndex, ''),
 	};
 }
 
-function bodyParameters(context: IExecuteFunctions, itemIndex: number): unknown[] {
-	return readCollectionEntries(context, 'bodyParameters', 'parameter', itemIndex).map((entry) => asText(entry.text));
+/**
+ * The values for {{1}} … {{N}} in order, N being the highest placeholder of the text (at most
+ * the inputs there are), or [] when every one is empty: the inputs are then unused and Body
+ * Parameters may carry the values.
+ */
+function readPlaceholderValues(context: IExecuteFunctions, itemIndex: number, content: unknown): unknown[] {
+	if (typeof content !== 'string') return [];
+	const highest = Math.min(Math.max(0, ...placeholderNumbers(content)), PLACEHOLDER_INPUT_COUNT);
+	const read = Array.from({ length: highest }, (_unused, at) =>
+		asText(context.getNodeParameter(placeholderInputName(at + 1), itemIndex, '')),
+	);
+	return read.every((value) => value === undefined || value === null || value === '') ? [] : read;
 }
 
-function quickReplyButtons(context: IExecuteFunctions, itemIndex: number): unknown[] {
-	return readCollectionEntries(context, 'quickReplyButtons', 'button', itemIndex).map((button) => ({
-		index: asText(button.index, { trim: true }),
-		payload: asText(button.payload),
-	}));
+/**
+ * Whether Template Content holds the template's own {{1}}, {{2}}, … as written but is set to
+ * Expression: n8n's editor does that when text with {{ }} is pasted into the empty field, and
+ * then evaluates {{1}} to 1, so a send would go out without its values. The raw value is n8n's
+ * own (`rawExpressions`; a leading "=" marks an expression), only looked at, never evaluated.
+ */
+function templateTextTurnedIntoExpression(context: IExecuteFunctions, itemIndex: number): boolean {
+	const raw = context.getNodeParameter('templateContent', itemIndex, '', { rawExpressions: true });
+	return typeof raw === 'string' && raw.startsWith('=') && placeholderNumbers(raw.slice(1)).length > 0;
 }
 
-function urlButton(context: IExecuteFunctions, itemIndex: number): unknown {
-	const [button] = readCollectionEntries(context, 'urlButton', 'button', itemIndex);
-	if (!button) return undefined;
-	const index = asText(button.index, { trim: true });
-	return { index: index === '' || index === undefined ? URL_BUTTON_DEFAULT_INDEX : index, text: asText(button.text) };
+/** What the recipient reads: the Template Content with the sent body parameters filled in. */
+export function templatePreview(content: unknown, message: TemplateMessage): string | undefined {
+	if (typeof content !== 'string') return undefined;
+	const body = message.template.components.find((component) => component.type === 'body');
+	return fillPlaceholders(content, body?.type === 'body' ? body.parameters.map((parameter) => parameter.text) : []);
 }
