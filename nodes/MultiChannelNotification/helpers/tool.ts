@@ -16,12 +16,6 @@ import { deliveryOf, problemsOf } from './errors';
  * model filled rather than the editor's label.
  */
 
-export type ToolOperationKey =
-	| 'chatMessage.sendTemplate'
-	| 'chatMessage.sendMedia'
-	| 'sms.send'
-	| 'combined.sendWithFailover';
-
 const PHONE_RULE = 'in E.164 format: leading +, country code, number, no spaces (e.g. +6281234567890)';
 
 const TEMPLATE_RULES = [
@@ -37,7 +31,7 @@ const OUTCOME_RULES =
  * What the model is told about each operation: what one call does and the rules its arguments
  * must follow. Each text stays under 1024 characters, the shortest limit among model providers.
  */
-export const TOOL_DESCRIPTIONS: Readonly<Record<ToolOperationKey, string>> = {
+export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	'sms.send': [
 		'Sends one SMS through the Multi-Channel Notification Service.',
 		`Phone number: the recipient ${PHONE_RULE}. SMS only goes to Indonesian numbers (+62); any other country is refused.`,
@@ -66,11 +60,6 @@ export const TOOL_DESCRIPTIONS: Readonly<Record<ToolOperationKey, string>> = {
 	].join(' '),
 };
 
-/** The tool description for an operation, or undefined for an unknown one. */
-export function toolDescriptionFor(resource: string, operation: string): string | undefined {
-	return (TOOL_DESCRIPTIONS as Record<string, string>)[`${resource}.${operation}`];
-}
-
 /**
  * The "Tool Description" field of the tool variant, one per operation, prefilled with that
  * operation's rules. `@tool` shows it only in the tool variant (n8n-workflow's displayParameter,
@@ -78,9 +67,7 @@ export function toolDescriptionFor(resource: string, operation: string): string 
  * "Description" field nor its "Set Automatically" mode, whose text would be the operation's
  * action ("Send an SMS in Multi-Channel Notification"), so the model reads this text instead.
  */
-export const toolDescriptionProperties: INodeProperties[] = (
-	Object.entries(TOOL_DESCRIPTIONS) as Array<[ToolOperationKey, string]>
-).map(([key, text]) => {
+export const toolDescriptionProperties: INodeProperties[] = Object.entries(TOOL_DESCRIPTIONS).map(([key, text]) => {
 	const [resource, operation] = key.split('.');
 	return {
 		displayName: 'Tool Description',
@@ -94,28 +81,19 @@ export const toolDescriptionProperties: INodeProperties[] = (
 	};
 });
 
-/** The part of n8n's execute context `isToolRun` looks at. */
-export interface ToolRunContext {
-	getNode(): { type: string };
-	/** n8n 1.x/2.x: true in a SupplyDataContext serving an `ai_tool` connection. */
-	isToolExecution?: () => boolean;
-}
-
 /**
  * True when the node runs as an AI agent's tool. The AI Agent (v3, n8n 1.1xx and 2.x) asks the
  * engine to run the tool node itself: an ordinary execute context whose `isToolExecution()` is
  * false, but whose node is the tool variant, type `…Tool`. Older agents and other tool users
  * call the node from a supply-data context, where `isToolExecution()` is true.
  */
-export function isToolRun(context: ToolRunContext): boolean {
+export function isToolRun(context: { getNode(): { type: string }; isToolExecution?: () => boolean }): boolean {
 	try {
 		if (context.isToolExecution?.() === true) return true;
 	} catch {
 		// A context without the method implemented: fall back to the node type.
 	}
-	const type = context.getNode().type ?? '';
-	const name = type.slice(type.lastIndexOf('.') + 1);
-	return name.endsWith('Tool');
+	return (context.getNode().type ?? '').endsWith('Tool');
 }
 
 /**
@@ -123,25 +101,10 @@ export function isToolRun(context: ToolRunContext): boolean {
  * collection holding them), in order, each once — read by n8n's own parser.
  */
 export function fromAiKeys(raw: unknown): string[] {
-	const keys: string[] = [];
-	const visit = (value: unknown): void => {
-		if (typeof value === 'string') {
-			if (value.startsWith('=')) for (const key of callKeys(value)) if (!keys.includes(key)) keys.push(key);
-		} else if (Array.isArray(value)) {
-			value.forEach(visit);
-		} else if (value !== null && typeof value === 'object') {
-			Object.values(value).forEach(visit);
-		}
-	};
-	visit(raw);
-	return keys;
-}
-
-function callKeys(expression: string): string[] {
+	if (raw !== null && typeof raw === 'object') return [...new Set(Object.values(raw).flatMap(fromAiKeys))];
+	if (typeof raw !== 'string' || !raw.startsWith('=')) return [];
 	try {
-		return extractFromAICalls(expression)
-			.map((call) => call.key)
-			.filter((key) => key !== '');
+		return [...new Set(extractFromAICalls(raw).map((call) => call.key))].filter((key) => key !== '');
 	} catch {
 		// A malformed call: n8n refuses such a tool before the node runs, so it fills no field.
 		return [];

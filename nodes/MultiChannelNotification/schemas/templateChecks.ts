@@ -39,48 +39,42 @@ export function resolveQuickReplyIndexes(indexes: readonly unknown[], urlButtonI
 	});
 }
 
+type CountedField = 'componentsJson' | 'placeholderValues' | 'bodyParameters';
+
 /**
- * How many body parameters the send carries, from whichever mode the item uses; undefined when
- * they cannot be counted (JSON that is not a list). Fields mode counts the lists as given, a
- * refused entry included (`listLengths`): the inputs {{1}}… when used, else the free list.
+ * How many body parameters the send carries and from which field; undefined when they cannot be
+ * counted (JSON that is not a list). Fields mode counts the lists as given, a refused entry
+ * included (`listLengths`): the inputs {{1}}… when used, else the free list.
  */
-function bodyCount(input: Partial<TemplateInput>): { count: number; values?: unknown[] } | undefined {
+function bodyCount(input: Partial<TemplateInput>): { field: CountedField; count: number; values?: unknown[] } | undefined {
 	if (input.componentsJson !== undefined) {
 		if (!Array.isArray(input.componentsJson)) return undefined;
 		const body = input.componentsJson.find((component) => isObject(component) && component.type === 'body');
-		return isObject(body) && Array.isArray(body.parameters) ? { count: body.parameters.length, values: body.parameters } : undefined;
+		if (!isObject(body) || !Array.isArray(body.parameters)) return undefined;
+		return { field: 'componentsJson', count: body.parameters.length, values: body.parameters };
 	}
 	const inputs = input.listLengths?.placeholderValues ?? input.placeholderValues?.length ?? 0;
-	if (inputs > 0) return { count: inputs, values: input.placeholderValues };
-	return { count: input.listLengths?.bodyParameters ?? input.bodyParameters?.length ?? 0, values: input.bodyParameters };
+	if (inputs > 0) return { field: 'placeholderValues', count: inputs, values: input.placeholderValues };
+	const count = input.listLengths?.bodyParameters ?? input.bodyParameters?.length ?? 0;
+	return { field: 'bodyParameters', count, values: input.bodyParameters };
 }
-
-let lastContent: string | undefined;
-let lastReading: { highest: number; problem?: string } = { highest: 0 };
 
 /**
  * Spec: placeholders are numbered from 1 and the parameters follow their numbers, so the
- * content must use 1…N without gaps. Template Content is usually fixed text, the same for every
- * item: the last reading is kept.
+ * content must use 1…N without gaps.
  */
 function readPlaceholders(content: string): { highest: number; problem?: string } {
-	if (content === lastContent) return lastReading;
 	const numbers = placeholderNumbers(content);
-	const highest = numbers.length === 0 ? 0 : numbers[numbers.length - 1];
-	const missing: number[] = [];
-	for (let number = 1; number <= highest; number++) if (!numbers.includes(number)) missing.push(number);
-	const problem =
-		numbers[0] === 0
-			? 'must number its placeholders from {{1}}, but uses {{0}}'
-			: missing.length > 0
-				? `must number its placeholders {{1}} to {{${highest}}} without gaps, but ${missing
-						.slice(0, 5)
-						.map((number) => `{{${number}}}`)
-						.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`
-				: undefined;
-	lastContent = content;
-	lastReading = problem === undefined ? { highest } : { highest, problem };
-	return lastReading;
+	const highest = Math.max(0, ...numbers);
+	if (numbers[0] === 0) return { highest, problem: 'must number its placeholders from {{1}}, but uses {{0}}' };
+	const used = new Set(numbers);
+	const missing = Array.from({ length: highest }, (_unused, at) => at + 1).filter((number) => !used.has(number));
+	if (missing.length === 0) return { highest };
+	const named = missing.slice(0, 5).map((number) => `{{${number}}}`);
+	return {
+		highest,
+		problem: `must number its placeholders {{1}} to {{${highest}}} without gaps, but ${named.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`,
+	};
 }
 
 function checkButtonPositions(input: Partial<TemplateInput>, ctx: Context): void {
@@ -103,39 +97,26 @@ function checkButtonPositions(input: Partial<TemplateInput>, ctx: Context): void
 	);
 }
 
-/** The count rule's message, naming the field the item used. */
-function countProblem(input: Partial<TemplateInput>, highest: number, count: number): { field: string; message: string } {
+/** The count rule's message for the field the item used. */
+function countMessage(field: CountedField, highest: number, count: number): string {
 	const given = `${count} ${count === 1 ? 'was' : 'were'} given`;
 	const placeholders = `{{1}}${highest > 1 ? ` to {{${highest}}}` : ''}`;
-	if (input.componentsJson !== undefined) {
-		return {
-			field: 'componentsJson',
-			message:
-				highest === 0
-					? `must give the body component no parameters: Template Content has no {{1}}-style placeholders, but ${given}`
-					: `must give the body component ${plural(highest, 'parameter', 'parameters')}, one for each placeholder of Template Content (${placeholders}), but ${given}`,
-		};
+	const none = 'Template Content has no {{1}}-style placeholders';
+	if (field === 'componentsJson') {
+		return highest === 0
+			? `must give the body component no parameters: ${none}, but ${given}`
+			: `must give the body component ${plural(highest, 'parameter', 'parameters')}, one for each placeholder of Template Content (${placeholders}), but ${given}`;
 	}
-	// Nothing given at all: the inputs below Template Content are what the user sees empty.
-	const inputs = input.listLengths?.placeholderValues ?? input.placeholderValues?.length ?? 0;
-	const list = input.listLengths?.bodyParameters ?? input.bodyParameters?.length ?? 0;
-	if (inputs > 0 || (highest > 0 && list === 0)) {
+	if (field === 'placeholderValues') {
 		const longer =
 			highest > PLACEHOLDER_INPUT_COUNT
 				? `: inputs go up to {{${PLACEHOLDER_INPUT_COUNT}}}, so for a longer template leave them empty and fill Body Parameters with all ${highest} values`
 				: '';
-		return {
-			field: 'placeholderValues',
-			message: `must have a value for each placeholder of Template Content (${placeholders}), but ${given}${longer}`,
-		};
+		return `must have a value for each placeholder of Template Content (${placeholders}), but ${given}${longer}`;
 	}
-	return {
-		field: 'bodyParameters',
-		message:
-			highest === 0
-				? `must be empty: Template Content has no {{1}}-style placeholders, but ${given}`
-				: `must have ${plural(highest, 'entry', 'entries')}, one for each placeholder of Template Content (${placeholders}), but ${given}`,
-	};
+	return highest === 0
+		? `must be empty: ${none}, but ${given}`
+		: `must have ${plural(highest, 'entry', 'entries')}, one for each placeholder of Template Content (${placeholders}), but ${given}`;
 }
 
 /**
@@ -177,9 +158,9 @@ function checkTemplate(input: Partial<TemplateInput>, ctx: Context): void {
 	}
 	const body = bodyCount(input);
 	if (body === undefined || body.count === highest) return;
-	const { count } = body;
-	const { field, message } = countProblem(input, highest, count);
-	ctx.addIssue({ code: 'custom', path: [field], input: body.values, message });
+	// Nothing given at all: the inputs below Template Content are what the user sees empty.
+	const field = body.field === 'bodyParameters' && body.count === 0 && highest > 0 ? 'placeholderValues' : body.field;
+	ctx.addIssue({ code: 'custom', path: [field], input: body.values, message: countMessage(field, highest, body.count) });
 }
 
 export const templateChecks = z.superRefine(checkTemplate);

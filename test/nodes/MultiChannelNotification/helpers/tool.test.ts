@@ -6,7 +6,6 @@ import {
 	fromAiKeys,
 	isToolRun,
 	TOOL_DESCRIPTIONS,
-	toolDescriptionFor,
 	toolDescriptionProperties,
 	toolErrorResult,
 	toolResultForError,
@@ -68,8 +67,6 @@ describe('tool descriptions', () => {
 		expect(TOOL_DESCRIPTIONS['chatMessage.sendTemplate']).toMatch(/Template name/);
 		expect(TOOL_DESCRIPTIONS['chatMessage.sendTemplate']).toMatch(/Language code/);
 		expect(TOOL_DESCRIPTIONS['combined.sendWithFailover']).toMatch(/both parts/i);
-		expect(toolDescriptionFor('sms', 'send')).toBe(TOOL_DESCRIPTIONS['sms.send']);
-		expect(toolDescriptionFor('sms', 'nope')).toBeUndefined();
 	});
 
 	test('the toolDescription fields show only in the tool variant, for their own operation', () => {
