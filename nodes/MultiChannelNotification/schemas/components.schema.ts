@@ -14,12 +14,9 @@ export const QUICK_REPLY_INDEXES = ['0', '1', '2'] as const;
 export const NEXT_FREE_INDEX = 'auto';
 
 // Spec: Limits → 3 quick reply buttons at most, index values 0 to 2.
-export const quickReplyIndex = z.enum(QUICK_REPLY_INDEXES, {
-	error: 'must be 0, 1 or 2 (a template has at most 3 quick reply buttons)',
-});
-export const quickReplyIndexOrNext = z.enum([NEXT_FREE_INDEX, ...QUICK_REPLY_INDEXES], {
-	error: 'must be 0, 1 or 2 (a template has at most 3 quick reply buttons)',
-});
+const QUICK_REPLY_INDEX_RULE = { error: 'must be 0, 1 or 2 (a template has at most 3 quick reply buttons)' };
+export const quickReplyIndex = z.enum(QUICK_REPLY_INDEXES, QUICK_REPLY_INDEX_RULE);
+export const quickReplyIndexOrNext = z.enum([NEXT_FREE_INDEX, ...QUICK_REPLY_INDEXES], QUICK_REPLY_INDEX_RULE);
 // Spec: a URL button's index is the string position of the button.
 export const urlButtonIndex = z.string().regex(/^\d+$/, { error: 'must be a button position: 0, 1 or 2' });
 
@@ -57,12 +54,6 @@ const urlButtonSchema = z.strictObject({
 	parameters: z.array(textParameter).length(1, { error: ONE_ENTRY }),
 });
 
-export type HeaderComponent = z.output<typeof headerComponentSchema>;
-export type BodyComponent = z.output<typeof bodyComponentSchema>;
-export type QuickReplyButton = z.output<typeof quickReplyButtonSchema>;
-export type UrlButton = z.output<typeof urlButtonSchema>;
-export type TemplateComponent = HeaderComponent | BodyComponent | QuickReplyButton | UrlButton;
-
 const schemaByKind = {
 	header: headerComponentSchema,
 	body: bodyComponentSchema,
@@ -70,18 +61,17 @@ const schemaByKind = {
 	url: urlButtonSchema,
 } as const;
 type ComponentKind = keyof typeof schemaByKind;
+export type TemplateComponent = z.output<(typeof schemaByKind)[ComponentKind]>;
 
-function componentKind(component: unknown): ComponentKind | undefined {
-	const { type, sub_type: subType } = component as { type?: unknown; sub_type?: unknown };
+function componentKind({ type, sub_type: subType }: Record<string, unknown>): ComponentKind | undefined {
 	if (type === 'header' || type === 'body') return type;
 	if (type === 'button' && subType === 'quick_reply') return 'quickReply';
 	if (type === 'button' && subType === 'url') return 'url';
 	return undefined;
 }
 
-export type Path = Array<string | number>;
+type Path = Array<string | number>;
 export type Context = z.RefinementCtx<unknown>;
-
 
 /**
  * Spec rule 2 and Limits: at most 3 quick reply buttons; and since `index` is the button's
@@ -143,18 +133,18 @@ export const componentsJsonSchema = z.unknown().transform((raw, ctx) => {
 	const counts: Record<ComponentKind, number> = { header: 0, body: 0, quickReply: 0, url: 0 };
 	const buttons: Array<{ quickReply: boolean; index: unknown; path: Path }> = [];
 	components.forEach((component: unknown, position) => {
-		const kind = isObject(component) ? componentKind(component) : undefined;
+		if (!isObject(component)) {
+			ctx.addIssue({ code: 'custom', path: [position], input: component, message: 'must be a component object' });
+			return;
+		}
+		const kind = componentKind(component);
 		if (kind === undefined) {
-			const type = isObject(component) ? component.type : undefined;
+			const button = component.type === 'button';
 			ctx.addIssue({
 				code: 'custom',
-				path: !isObject(component) ? [position] : type === 'button' ? [position, 'sub_type'] : [position, 'type'],
-				input: !isObject(component) ? component : type === 'button' ? component.sub_type : type,
-				message: !isObject(component)
-					? 'must be a component object'
-					: type === 'button'
-						? 'must be "quick_reply" or "url" for a button component'
-						: 'must be "header", "body" or "button"',
+				path: [position, button ? 'sub_type' : 'type'],
+				input: button ? component.sub_type : component.type,
+				message: button ? 'must be "quick_reply" or "url" for a button component' : 'must be "header", "body" or "button"',
 			});
 			return;
 		}
@@ -164,7 +154,7 @@ export const componentsJsonSchema = z.unknown().transform((raw, ctx) => {
 			for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [position, ...issue.path] });
 		}
 		if (kind === 'quickReply' || kind === 'url') {
-			buttons.push({ quickReply: kind === 'quickReply', index: (component as { index?: unknown }).index, path: [position] });
+			buttons.push({ quickReply: kind === 'quickReply', index: component.index, path: [position] });
 		}
 	});
 	checkButtons(ctx, buttons, []);
