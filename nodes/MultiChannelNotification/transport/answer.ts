@@ -142,38 +142,31 @@ export function statusError(context: AnswerContext, answer: Answer): NodeApiErro
 
 /** The error for a request that got no usable answer. */
 export function wireError(context: AnswerContext, failure: WireFailure): NodeApiError {
+	const { endpoint, timeout } = context;
 	const reason = context.scrub(failure.reason);
-	const code = failure.code ? ` (${failure.code})` : '';
-	const base = { itemIndex: context.itemIndex, cause: reason, delivery: 'maybe' as const, ...(failure.code ? { extra: { systemCode: failure.code } } : {}) };
-	switch (failure.kind) {
-		case 'timeout':
-			return serviceError(context.node, {
-				...base,
-				title: `The service did not answer within ${context.timeout} ms`,
-				description: `No complete answer from ${context.endpoint} within the Timeout (${context.timeout} ms, connect, headers and body together). ${MAY_HAVE_BEEN_DELIVERED}`,
-			});
-		case 'tooLarge':
-			return serviceError(context.node, {
-				...base,
-				title: `The service's answer exceeded ${MAX_ANSWER_TEXT}`,
-				description: `The answer from ${context.endpoint} was larger than ${MAX_ANSWER_TEXT}, the most this node reads; it was discarded unread. A real answer is a few hundred bytes: check the credential's Base URL. ${MAY_HAVE_BEEN_DELIVERED}`,
-			});
-		case 'cancelled':
-			return serviceError(context.node, {
-				...base,
-				title: `The execution was cancelled during the send`,
-				description: `The request to ${context.endpoint} was abandoned. ${MAY_HAVE_BEEN_DELIVERED}`,
-			});
-		default: {
-			const unreached = CONNECT_FAILURES.has(failure.code ?? '');
-			return serviceError(context.node, {
-				...base,
-				delivery: unreached ? 'unreached' : 'maybe',
-				title: `Could not reach the service: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed on the network'}`,
-				description: `${reason}${code && !reason.includes(failure.code ?? '') ? code : ''}. ${
-					unreached ? `${NO_CONNECTION} ${NOTHING_SENT}` : MAY_HAVE_BEEN_DELIVERED
-				}`,
-			});
-		}
-	}
+	const code = failure.code && !reason.includes(failure.code) ? ` (${failure.code})` : '';
+	const unreached = failure.kind === 'network' && CONNECT_FAILURES.has(failure.code ?? '');
+	const [title, what] = {
+		timeout: [
+			`The service did not answer within ${timeout} ms`,
+			`No complete answer from ${endpoint} within the Timeout (${timeout} ms, connect, headers and body together).`,
+		],
+		tooLarge: [
+			`The service's answer exceeded ${MAX_ANSWER_TEXT}`,
+			`The answer from ${endpoint} was larger than ${MAX_ANSWER_TEXT}, the most this node reads; it was discarded unread. A real answer is a few hundred bytes: check the credential's Base URL.`,
+		],
+		cancelled: ['The execution was cancelled during the send', `The request to ${endpoint} was abandoned.`],
+		network: [
+			`Could not reach the service: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed on the network'}`,
+			`${reason}${code}.`,
+		],
+	}[failure.kind];
+	return serviceError(context.node, {
+		itemIndex: context.itemIndex,
+		title,
+		description: `${what} ${unreached ? `${NO_CONNECTION} ${NOTHING_SENT}` : MAY_HAVE_BEEN_DELIVERED}`,
+		cause: reason,
+		delivery: unreached ? 'unreached' : 'maybe',
+		...(failure.code ? { extra: { systemCode: failure.code } } : {}),
+	});
 }

@@ -155,9 +155,6 @@ async function withDeadline<T>(exchange: Exchange, work: (signal: AbortSignal) =
 	}
 }
 
-/** The answer headers this node reads. */
-const READ_HEADERS = ['location', 'retry-after', 'content-length'] as const;
-
 /** The credential test's client: one POST with the runtime's `fetch`, under the same bounds. */
 export function fetchClient(headers: Record<string, string>): Client {
 	return async (exchange) => {
@@ -170,11 +167,7 @@ export function fetchClient(headers: Record<string, string>): Client {
 				redirect: 'manual',
 				signal: deadline,
 			});
-			const answerHeaders: Record<string, string> = {};
-			for (const name of READ_HEADERS) {
-				const value = response.headers.get(name);
-				if (value !== null) answerHeaders[name] = value;
-			}
+			const answerHeaders = headerRecord(response.headers.entries());
 			const redirect = response.status >= 300 && response.status < 400;
 			const text =
 				response.body && !redirect ? await readCapped(response.body as unknown as Chunks, answerHeaders['content-length']) : '';

@@ -5,8 +5,8 @@ import { parseOrThrow } from '../../helpers/validation';
 import { TEMPLATE_LABELS, templateSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
-import { readPhoneNumberFormat } from '../shared/options';
-import { templateFields, templateOptionsField } from '../shared/template/fields';
+import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
+import { templateFields } from '../shared/template/fields';
 import { readTemplateFields, templatePreview } from '../shared/template/read';
 import { nodeOf } from '../../helpers/errors';
 

@@ -6,9 +6,9 @@ import { COMBINED_LABELS as LABELS, combinedSendSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
-import { readPhoneNumberFormat } from '../shared/options';
+import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
 import { readSms, smsFields } from '../shared/sms';
-import { templateFields, templateOptionsField } from '../shared/template/fields';
+import { templateFields } from '../shared/template/fields';
 import { readTemplateFields, templatePreview } from '../shared/template/read';
 import { nodeOf } from '../../helpers/errors';
 

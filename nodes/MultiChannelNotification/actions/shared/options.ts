@@ -4,6 +4,7 @@ import { inputError, nodeOf } from '../../helpers/errors';
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../../helpers/pace';
 import type { PacingSettings } from '../../helpers/scheduler';
+import { LANGUAGE_POLICY, TEMPLATE_LABELS } from '../../schemas';
 
 /** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */
 
@@ -100,6 +101,21 @@ export const optionsField: INodeProperties = {
 				'How long one request may take in all (connecting, waiting, reading the answer), in milliseconds',
 		},
 	],
+};
+
+/** The Options every send has, plus the template's language policy. */
+export const templateOptionsField: INodeProperties = {
+	...optionsField,
+	options: [
+		...(optionsField.options as INodeProperties[]),
+		{
+			displayName: TEMPLATE_LABELS.languagePolicy.label,
+			name: 'languagePolicy',
+			type: 'string',
+			default: LANGUAGE_POLICY,
+			description: `How the service picks the template’s language. The service documents only "${LANGUAGE_POLICY}"; change it only if the operator tells you to.`,
+		} satisfies INodeProperties,
+	].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 };
 
 function whole(value: unknown, fallback: number, min: number, max: number): number {

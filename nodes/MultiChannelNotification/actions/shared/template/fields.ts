@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
-	LANGUAGE_POLICY,
 	NEXT_FREE_INDEX,
 	PLACEHOLDER_INPUT_COUNT,
 	placeholderInputName,
@@ -9,35 +8,24 @@ import {
 	TEMPLATE_LABELS as LABELS,
 	URL_BUTTON_DEFAULT_INDEX,
 } from '../../../schemas';
-import { optionsField } from '../options';
 
 /**
- * The template fields, declared once: Send Template uses them as they are and Send with
- * Failover for its chat part. Labels come from the schema's label table, so an error names a
- * field exactly as the editor shows it.
+ * The template fields, declared once, for Send Template and the chat part of Send with Failover.
+ * Labels come from the schema's label table, so an error names a field as the editor shows it.
  */
 
-export const senderField: INodeProperties = {
-	displayName: LABELS.from.label,
-	name: 'from',
+const phoneNumberField = (name: 'from' | 'to', whose: string): INodeProperties => ({
+	displayName: LABELS[name].label,
+	name,
 	type: 'string',
 	required: true,
 	default: '',
 	placeholder: '+6281234567890',
-	description:
-		'Your business sender number in E.164 format: a leading +, the country code and the number. With Options → Phone Number Format on Normalize (the default), spaces, dashes and a local 0812… are fine too.',
-};
+	description: `${whose} in E.164 format: a leading +, the country code and the number. With Options → Phone Number Format on Normalize (the default), spaces, dashes and a local 0812… are fine too.`,
+});
 
-export const recipientField: INodeProperties = {
-	displayName: LABELS.to.label,
-	name: 'to',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: '+6281234567890',
-	description:
-		'The recipient’s phone number in E.164 format: a leading +, the country code and the number. With Options → Phone Number Format on Normalize (the default), spaces, dashes and a local 0812… are fine too.',
-};
+export const senderField = phoneNumberField('from', 'Your business sender number');
+export const recipientField = phoneNumberField('to', 'The recipient’s phone number');
 
 const showFields = { show: { componentsInputMode: ['fields'] } };
 
@@ -75,8 +63,7 @@ const placeholderInputs: INodeProperties[] = [
 
 const ORDINALS = ['First', 'Second', 'Third'];
 
-// Quick reply and URL buttons both pick their position from 0, 1, 2 (spec: quick reply index
-// 0 to 2; URL button index defaults to 0).
+// Spec: a quick reply's index is 0 to 2; a URL button's defaults to 0.
 const positions = QUICK_REPLY_INDEXES.map((index, at) => ({ name: `${index} (${ORDINALS[at]} Button)`, value: index }));
 
 const buttonIndex = (description: string): INodeProperties => ({
@@ -88,8 +75,7 @@ const buttonIndex = (description: string): INodeProperties => ({
 	description,
 });
 
-// Every new entry of a list gets the same default, so a fixed 0 would make a second quick
-// reply a duplicate of the first: by default each takes the next position not used.
+// Every new entry gets the same default: a fixed 0 would make a second quick reply clash.
 const quickReplyIndex: INodeProperties = {
 	...buttonIndex(
 		'Which of the template’s buttons this is. Next Free Position: the first position (0, 1, 2) no other button uses, in list order.',
@@ -248,19 +234,3 @@ export const templateFields: INodeProperties[] = [
 		hint: 'Values entered in the fields are not copied here. To start from them: switch back to Using Fields Below, run once with Options → Dry Run, and copy the output’s request.body.template.components.',
 	},
 ];
-
-const languagePolicyOption: INodeProperties = {
-	displayName: LABELS.languagePolicy.label,
-	name: 'languagePolicy',
-	type: 'string',
-	default: LANGUAGE_POLICY,
-	description: `How the service picks the template’s language. The service documents only "${LANGUAGE_POLICY}"; change it only if the operator tells you to.`,
-};
-
-/** The Options every send has, plus the template's language policy. */
-export const templateOptionsField: INodeProperties = {
-	...optionsField,
-	options: [...(optionsField.options as INodeProperties[]), languagePolicyOption].sort((a, b) =>
-		a.displayName.localeCompare(b.displayName),
-	),
-};
