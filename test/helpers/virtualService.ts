@@ -5,7 +5,7 @@
  * N/10, a sliding one-second window — refusing the rest with 429 (Retry-After in seconds, as an
  * HTTP date, or none).
  */
-import { retryAfterMs } from '../../nodes/MultiChannelNotification/helpers/retryAfter';
+import { retryAfterMs } from '../../nodes/MultiChannelNotification/helpers/scheduler';
 import type { Attempt, Clock } from '../../nodes/MultiChannelNotification/helpers/scheduler';
 
 /** A whole second (so fixed windows line up with the clock's seconds) plus an offset, as real runs start mid-second. */

@@ -3,7 +3,7 @@ import type { z } from 'zod/v4';
 
 import type { FieldLabels } from '../schemas/common';
 import type { Problem } from './errors';
-import { inputError } from './errors';
+import { inputError, shorten } from './errors';
 
 /**
  * The one path from a schema's verdict to the user: each zod issue becomes a Problem naming the
@@ -26,32 +26,21 @@ const TYPE_NAMES: Record<string, string> = {
 	undefined: 'nothing',
 };
 
-function typeName(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return TYPE_NAMES.array;
-	return TYPE_NAMES[typeof value] ?? typeof value;
-}
-
-function safeStringify(value: unknown): string | undefined {
-	try {
-		return JSON.stringify(value) ?? String(value);
-	} catch (error) {
-		// Deeply nested or cyclic JSON (RangeError / TypeError): the rule alone still says
-		// what is wrong, so the value is left out rather than failing the error itself.
-		return error instanceof Error ? undefined : String(error);
-	}
-}
+const typeName = (value: unknown): string =>
+	value === null ? 'null' : (TYPE_NAMES[Array.isArray(value) ? 'array' : typeof value] ?? typeof value);
 
 /** The offending value as the user typed it, shortened; undefined when showing it would not help. */
 export function showValue(value: unknown): string | undefined {
 	if (value === undefined || Array.isArray(value)) return undefined;
-	const shown =
-		typeof value === 'string'
-			? JSON.stringify(value)
-			: typeof value === 'number' || typeof value === 'boolean' || value === null
-				? String(value)
-				: (safeStringify(value) ?? '(a value too deeply nested to show)');
-	return shown.length > MAX_SHOWN_VALUE ? `${shown.slice(0, MAX_SHOWN_VALUE - 1)}…` : shown;
+	if (typeof value !== 'object' || value === null) {
+		return shorten(typeof value === 'string' ? JSON.stringify(value) : String(value), MAX_SHOWN_VALUE);
+	}
+	try {
+		return shorten(JSON.stringify(value), MAX_SHOWN_VALUE);
+	} catch {
+		// Too deeply nested or cyclic: the rule alone still says what is wrong.
+		return '(a value too deeply nested to show)';
+	}
 }
 
 /** The rule an issue broke, phrased to follow the field's label ("To must be …"). */

@@ -1,7 +1,6 @@
 import { z } from 'zod/v4';
 
 import { httpsUrl, requiredText } from './common';
-import { isObject, withComponentDefaults } from './componentDefaults';
 
 /**
  * Template components as the service takes them (spec: "Component object kinds"): what
@@ -17,10 +16,43 @@ export const NEXT_FREE_INDEX = 'auto';
 const QUICK_REPLY_INDEX_RULE = { error: 'must be 0, 1 or 2 (a template has at most 3 quick reply buttons)' };
 export const quickReplyIndex = z.enum(QUICK_REPLY_INDEXES, QUICK_REPLY_INDEX_RULE);
 export const quickReplyIndexOrNext = z.enum([NEXT_FREE_INDEX, ...QUICK_REPLY_INDEXES], QUICK_REPLY_INDEX_RULE);
-// Spec: a URL button's index is the string position of the button.
+// Spec: a URL button's index is "string position of the button; default 0".
 export const urlButtonIndex = z.string().regex(/^\d+$/, { error: 'must be a button position: 0, 1 or 2' });
+export const URL_BUTTON_DEFAULT_INDEX = '0';
 
-/* The components as the service takes them: what Components (JSON) is checked against. */
+type JsonObject = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is JsonObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Components (JSON) may leave out what the spec marks "(default)" in "Component object kinds":
+ * a component's `type` (button when it has `sub_type` or `index`, else body), a body
+ * parameter's `type` (text), a button's `sub_type` (quick_reply) and a URL button's `index`
+ * (0). An `index` given as a whole number becomes the string the service takes. Everything else
+ * is left for the schema to judge.
+ */
+function withComponentDefaults(value: unknown): unknown {
+	if (!Array.isArray(value)) return value;
+	return value.map((entry: unknown) => {
+		if (!isObject(entry)) return entry;
+		const component: JsonObject = { ...entry };
+		if (component.type === undefined) {
+			component.type = 'sub_type' in component || 'index' in component ? 'button' : 'body';
+		}
+		if (component.type === 'body' && Array.isArray(component.parameters)) {
+			component.parameters = component.parameters.map((parameter: unknown) =>
+				isObject(parameter) && parameter.type === undefined ? { type: 'text', ...parameter } : parameter,
+			);
+		}
+		if (component.type === 'button') {
+			if (component.sub_type === undefined) component.sub_type = 'quick_reply';
+			if (component.sub_type === 'url' && component.index === undefined) component.index = URL_BUTTON_DEFAULT_INDEX;
+			if (Number.isInteger(component.index)) component.index = String(component.index);
+		}
+		return component;
+	});
+}
 
 const ONE_ENTRY = 'must have exactly 1 entry';
 

@@ -135,7 +135,14 @@ export function toTemplateMessage(input: TemplateInput): TemplateMessage {
 	};
 }
 
-export { PLACEHOLDER_INPUT_COUNT, placeholderInputName, resolveQuickReplyIndexes, templateChecks } from './templateChecks';
+export {
+	fillPlaceholders,
+	PLACEHOLDER_INPUT_COUNT,
+	placeholderInputName,
+	placeholderNumbers,
+	resolveQuickReplyIndexes,
+	templateChecks,
+} from './templateChecks';
 
 export const templateSendSchema = z
 	.preprocess(withListLengths, z.object(templateFields))

@@ -1,15 +1,28 @@
 import { z } from 'zod/v4';
 
-import { placeholderNumbers } from '../helpers/templateContent';
 import type { Context } from './components.schema';
-import { checkButtons, NEXT_FREE_INDEX, QUICK_REPLY_INDEXES } from './components.schema';
-import { isObject } from './componentDefaults';
+import { checkButtons, isObject, NEXT_FREE_INDEX, QUICK_REPLY_INDEXES } from './components.schema';
 import type { TemplateInput } from './template.schema';
 
 /**
  * The rules of a template send that span several fields (spec: placeholders and body
  * parameters, button positions), checked after each field's own rule.
  */
+
+// Spec "Content": placeholders are written {{1}}, {{2}}, …
+const PLACEHOLDER = /\{\{(\d+)\}\}/g;
+
+/** The distinct placeholder numbers the content uses, ascending. */
+export function placeholderNumbers(content: string): number[] {
+	const numbers = new Set<number>();
+	for (const match of content.matchAll(PLACEHOLDER)) numbers.add(Number(match[1]));
+	return [...numbers].sort((a, b) => a - b);
+}
+
+/** The content with every placeholder filled in: what the recipient reads. */
+export function fillPlaceholders(content: string, values: readonly string[]): string {
+	return content.replace(PLACEHOLDER, (placeholder, number: string) => values[Number(number) - 1] ?? placeholder);
+}
 
 /** How many placeholders have an input of their own in the editor (Placeholder Values). */
 export const PLACEHOLDER_INPUT_COUNT = 20;

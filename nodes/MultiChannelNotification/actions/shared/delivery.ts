@@ -3,10 +3,9 @@ import { sleep } from 'n8n-workflow';
 
 import type { Problem } from '../../helpers/errors';
 import { asNodeError, inputError, nodeOf, problemsOf } from '../../helpers/errors';
-import { retryAfterMs } from '../../helpers/retryAfter';
 import { paces } from '../../helpers/pace';
 import type { Attempt, Clock } from '../../helpers/scheduler';
-import { schedule } from '../../helpers/scheduler';
+import { retryAfterMs, schedule } from '../../helpers/scheduler';
 import type { ServiceConnection } from '../../transport';
 import { getConnection, makeClient, sendOnce } from '../../transport';
 import { MASK } from '../../transport/secrets';

@@ -2,11 +2,11 @@
 import type { Attempt, PacingSettings, ScheduleStats } from '../../../../nodes/MultiChannelNotification/helpers/scheduler';
 import type { RetryAfterStyle, ServiceOptions } from '../../../helpers/virtualService';
 import { EPOCH, Service, VirtualClock } from '../../../helpers/virtualService';
-import { retryAfterMs } from '../../../../nodes/MultiChannelNotification/helpers/retryAfter';
 import {
 	ADAPTIVE_CEILING,
 	INITIAL_LIMIT,
 	backoff,
+	retryAfterMs,
 	schedule,
 } from '../../../../nodes/MultiChannelNotification/helpers/scheduler';
 

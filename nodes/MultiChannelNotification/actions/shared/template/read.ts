@@ -3,9 +3,15 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { asText, readCollectionEntries, readText } from '../../../helpers/parameters';
 import type { PhoneNumberFormat } from '../../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../../helpers/phoneNumber';
-import { fillPlaceholders, placeholderNumbers } from '../../../helpers/templateContent';
 import type { TemplateMessage } from '../../../schemas';
-import { LANGUAGE_POLICY, PLACEHOLDER_INPUT_COUNT, placeholderInputName, URL_BUTTON_DEFAULT_INDEX } from '../../../schemas';
+import {
+	fillPlaceholders,
+	LANGUAGE_POLICY,
+	PLACEHOLDER_INPUT_COUNT,
+	placeholderInputName,
+	placeholderNumbers,
+	URL_BUTTON_DEFAULT_INDEX,
+} from '../../../schemas';
 
 /**
  * The item's template fields as the schema takes them (schemas/template.schema.ts), keyed by

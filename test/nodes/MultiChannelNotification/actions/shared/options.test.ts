@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { retryAfterMs } from '../../../../../nodes/MultiChannelNotification/helpers/retryAfter';
+import { retryAfterMs } from '../../../../../nodes/MultiChannelNotification/helpers/scheduler';
 import { runNode } from '../../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
 
