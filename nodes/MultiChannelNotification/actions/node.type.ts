@@ -40,7 +40,7 @@ export interface OperationOption extends INodePropertyOptions {
 	action: string;
 }
 
-/** A resource's Operation property: its operations, the first one the default. */
+/** A resource's Operation property, the first operation the default (n8n's lint wants a literal default first). */
 export function operationProperty(resource: Resource, options: OperationOption[]): INodeProperties {
 	const property: INodeProperties = {
 		displayName: 'Operation',

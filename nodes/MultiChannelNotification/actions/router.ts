@@ -8,11 +8,10 @@ import { deliver, readItem } from './shared/delivery';
 import { Outcomes } from './shared/outcomes';
 
 /**
- * Runs one operation over all input items in two passes. First every item is read and
- * validated (its options included, inside the per-item error handling); without Continue On
- * Fail one invalid item stops the run before anything is sent, so fixing it and running again
- * cannot send a message twice. Then the valid items are delivered, paced by the scheduler. The
- * output has one item per input item, in input order, each with pairedItem.
+ * Runs one operation over all input items in two passes: first every item is read and checked
+ * (options included), so without Continue On Fail one invalid item stops the run before anything
+ * is sent and a re-run after the fix cannot send twice; then the valid items are delivered. One
+ * output item per input item, in input order, each with pairedItem.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;

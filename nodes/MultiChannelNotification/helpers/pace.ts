@@ -1,20 +1,17 @@
 /**
- * The pace of one service — one credential and Base URL — shared by every execution of the node
- * in this n8n process: what one execution learns (the rate the service admits, a Retry-After
- * pause, how many requests it answers quickly at once) paces all of them, a bulk send and a
- * burst of one-item executions alike. Pure: times are passed in by the caller (scheduler.ts).
+ * The pace of one service (credential and Base URL), shared by every execution of the node in
+ * this n8n process: what one learns paces all, a bulk send and a burst of one-item executions
+ * alike. Pure: the caller (scheduler.ts) passes the times in.
  *
- * - **Window**: requests in flight across executions. Starts at {@link INITIAL_LIMIT} and adds
- *   one per clean answer (doubling each round trip, as TCP slow start) up to
- *   {@link ADAPTIVE_CEILING}, but only while answers come back about as fast as the quickest of
- *   the last second; one much slower answer takes one back (the delay-based idea of TCP Vegas).
- * - **Rate**: off until the first HTTP 429. Then the rate the service delivered lately (over the
- *   last second, or since the first delivery when that is more recent); raised by 10 % every half
- *   second without a 429, from 2 s after the last cut (the probe), and cut back on the next 429.
- *   When nothing got through since the last cut — or five requests in a row sent at a rate
- *   measured over less than a second were refused — the service's window is spent: every send
- *   pauses for the Retry-After (else 1 s), and the rate becomes what got through, spread up to the
- *   end of the pause.
+ * - **Window**: requests in flight across executions, from {@link INITIAL_LIMIT}, one more per
+ *   clean answer (doubling each round trip, as TCP slow start) up to {@link ADAPTIVE_CEILING}
+ *   while answers come about as fast as the quickest of the last second; one much slower answer
+ *   takes one back (the delay-based idea of TCP Vegas).
+ * - **Rate**: off until the first HTTP 429, then what the service delivered lately, raised 10 %
+ *   every half second without a 429 (from 2 s after the last cut) and cut on the next 429. When
+ *   nothing got through since the last cut, or five requests in a row sent at a rate measured
+ *   over under a second were refused, the service's window is spent: every send pauses for the
+ *   Retry-After (else 1 s) and the rate becomes what got through, spread to the pause's end.
  */
 
 export const INITIAL_LIMIT = 10;
@@ -64,7 +61,7 @@ export class Pace {
 		if (this.rate !== Infinity) this.nextSlot = Math.max(this.nextSlot, now) + 1000 / this.rate;
 	}
 
-	/** One request is over, whatever its answer: the executions waiting for room are woken. */
+	/** One request is over, whatever its answer: every execution waiting for room is woken. */
 	settle(): void {
 		this.inFlight--;
 		for (const wake of [...this.waiters]) wake();
@@ -105,8 +102,7 @@ export class Pace {
 
 	/**
 	 * The quickest round trip of the last second, this one included (a sliding-window minimum):
-	 * the yardstick for "about as fast as the quickest" follows this machine's load and the
-	 * service's, instead of holding to one quick answer seen while both were idle.
+	 * it follows this machine's load and the service's, not one quick answer seen while idle.
 	 */
 	private quickestRecent(now: number, rtt: number): number {
 		const recent = this.recentRtts;
@@ -134,21 +130,18 @@ export class Pace {
 		this.lastProbe = now;
 		if (lastSecond === 0 || (sinceCut > -Infinity && (deliveredSinceCut === 0 || overrated))) {
 			this.refusedInARow = 0;
-			// Nothing got through lately: the service's window is spent. Wait for it — but never
-			// longer than an item may wait: a longer pause would hold every item not yet sent
-			// past its budget (they fail on their own 429 instead).
+			// The service's window is spent: wait for it, but never longer than an item may wait
+			// (the items would all fail past their budget; they fail on their own 429 instead).
 			const pause = retryAfterMs ?? 1000;
 			if (pause <= maxWaitMs) this.pausedUntil = Math.max(this.pausedUntil, now + pause);
-			// What got through, spread over the time from the first delivery to the end of the
-			// pause (at least a second): a window spent early says the rate is that much lower.
+			// What got through, spread from the first delivery to the end of the pause.
 			if (lastSecond > 0) {
 				this.setRate(now, lastSecond, Math.max(MIN_MEASURE_MS, this.pausedUntil - this.firstDelivery));
 			}
 			return;
 		}
-		// Answers are still getting through: the rate is what they came to, measured over the last
-		// second or since the first delivery when that is more recent. A short span may overrate
-		// (a burst allowance), so the next cut may come as soon as that span has passed again.
+		// Answers still get through: the rate is what they came to over the last second, or since
+		// the first delivery if more recent; the next cut may come once that span has passed.
 		const span = Math.max(MIN_MEASURE_MS, Math.min(CUT_EVERY_MS, now - this.firstDelivery));
 		this.setRate(now, this.deliveredSince(now - span), span);
 	}
@@ -166,37 +159,26 @@ export const IDLE_MS = 10 * 60 * 1000;
 /** At most this many services are remembered; the longest idle goes first. */
 export const MAX_SERVICES = 64;
 
-interface Entry {
-	pace: Pace;
-	users: number;
-	idleSince: number;
-}
-
 /**
  * One Pace per service key, held while executions use it and for {@link IDLE_MS} after (so the
  * next burst starts at the learned pace), never more than {@link MAX_SERVICES}.
  */
 export class PaceRegistry {
-	private readonly entries = new Map<string, Entry>();
+	private readonly entries = new Map<string, { pace: Pace; users: number; idleSince: number }>();
 
 	/** The service's pace for one execution; `release` when the execution is done with it. */
 	use(key: string, now: number): { pace: Pace; release: (now: number) => void } {
 		this.sweep(now);
-		let entry = this.entries.get(key);
-		if (entry === undefined) {
-			entry = { pace: new Pace(), users: 0, idleSince: now };
-			this.entries.set(key, entry);
-		}
+		const entry = this.entries.get(key) ?? { pace: new Pace(), users: 0, idleSince: now };
+		this.entries.set(key, entry);
 		entry.users++;
-		const held = entry;
 		let released = false;
 		return {
-			pace: held.pace,
+			pace: entry.pace,
 			release: (at) => {
 				if (released) return;
 				released = true;
-				held.users--;
-				if (held.users === 0) held.idleSince = at;
+				if (--entry.users === 0) entry.idleSince = at;
 			},
 		};
 	}

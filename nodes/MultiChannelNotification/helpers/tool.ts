@@ -5,15 +5,11 @@ import type { Delivery, Problem } from './errors';
 import { deliveryOf, problemsOf } from './errors';
 
 /**
- * The node as an AI agent's tool.
- *
- * n8n gives every `usableAsTool` node a tool variant (type `<package>.<name>Tool`). The model
- * sees the tool's description and an argument schema built from the `$fromAI()` calls in the
- * parameters; what the tool returns (the `json` of its output items) is what the model reads
- * next. This module holds what the model must be told (one description per operation, shown
- * only in the tool variant), how the node knows it runs as a tool, and the tool result for a
- * refused input or a failed send: every problem listed, in plain words, naming the argument the
- * model filled rather than the editor's label.
+ * The node as an AI agent's tool. n8n gives every `usableAsTool` node a tool variant (type
+ * `<package>.<name>Tool`): the model sees its description and the arguments of the `$fromAI()`
+ * calls in the parameters, and reads the `json` of its output items. Here: what the model is told
+ * per operation, how the node knows it runs as a tool, and the result of a refused input or a
+ * failed send, every problem named by the argument the model filled.
  */
 
 const PHONE_RULE = 'in E.164 format: leading +, country code, number, no spaces (e.g. +6281234567890)';

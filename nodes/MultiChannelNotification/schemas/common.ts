@@ -1,11 +1,9 @@
 import { z } from 'zod/v4';
 
 /**
- * Rules shared by several requests. Every schema here checks one editor field and carries the
- * rule's message; the field's label lives in the label table of the schema that uses it.
- *
- * zod's v4 API from the `zod/v4` subpath: n8n 1.123.x and 2.x ship zod 3.25.x, which resolves
- * it at run time (zod is not bundled with this package), and it validates several times faster.
+ * Rules shared by several requests: each schema checks one editor field and carries the rule's
+ * message; labels live in the label table of the schema that uses it. zod's v4 API comes from
+ * the `zod/v4` subpath of the zod 3.25.x that n8n 1.123.x and 2.x ship (zod is not bundled).
  */
 
 /**
@@ -61,26 +59,22 @@ export const httpsUrl = z.string().refine(isHttpsUrl, { error: (issue) => httpsR
 
 /**
  * How the fields of one request are named in the editor, keyed by the node parameter the
- * schema's input uses (so an issue's path starts with the parameter's name). `entry` names the
- * items of a list field ("Button 2"), `parts` the keys inside one item, `json` marks a JSON
- * field whose inner path is shown as written ("at [1].parameters[0].text").
+ * schema's input uses (so an issue's path starts with the parameter's name).
  */
 export interface FieldLabel {
 	label: string;
-	/**
-	 * Where the value sits in the node's parameters when that is not the key itself: an option
-	 * inside Options (["options", "languagePolicy"]), or a fixedCollection and its group
-	 * (["quickReplyButtons", "button"]).
-	 */
+	/** Where the value sits when not at its key: ["options", "languagePolicy"], ["quickReplyButtons", "button"]. */
 	at?: string[];
 	/** The key inside each entry when the schema takes entries as bare values (body parameter text). */
 	leaf?: string;
+	/** Names the entries of a list field ("Button" 2), or `entryLabel` from the position ("{{2}}"). */
 	entry?: string;
-	parts?: Record<string, string>;
-	/** Names one entry of a list field from its position, when `entry` + number does not fit ("{{2}}"). */
 	entryLabel?: (position: number) => string;
+	/** Names the keys inside one entry. */
+	parts?: Record<string, string>;
 	/** The parameter holding an entry, when each entry is a parameter of its own (placeholder2). */
 	entryKey?: (position: number) => string;
+	/** A JSON field: its inner path is shown as written ("at [1].parameters[0].text"). */
 	json?: boolean;
 }
 export type FieldLabels = Record<string, FieldLabel>;

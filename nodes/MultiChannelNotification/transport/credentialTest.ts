@@ -8,15 +8,11 @@ import { fetchClient, MAX_ANSWER_TEXT, WireFailure } from './exchange';
 import { makeScrubber } from './secrets';
 
 /**
- * Credential test. It POSTs an empty JSON object to the SMS endpoint: that can never deliver a
- * message, and the answer tells the key apart — 401/403 means the key was refused, while a
- * validation rejection (400, or any other 4xx) means it was accepted. Like a send it never
- * follows a redirect and reads at most 1 MiB.
- *
- * It uses the runtime's `fetch`, so it does not go through n8n's proxy settings: the only request
- * helper n8n's credential-test context offers is the deprecated `request`, which n8n's
- * community-package scanner refuses. Sends use n8n's helper (and its proxy); when the test
- * cannot reach the service, its message says so.
+ * Credential test: POSTs an empty JSON object to the SMS endpoint, which can never deliver a
+ * message; 401/403 means the key was refused, a validation rejection (400, any other 4xx) that it
+ * was accepted. Like a send it never follows a redirect and reads at most 1 MiB. It uses `fetch`,
+ * not n8n's helper and proxy settings: the credential-test context offers only the deprecated
+ * `request`, which n8n's package scanner refuses. When it cannot reach the service, it says so.
  */
 export async function testCredential(
 	this: ICredentialTestFunctions,

@@ -1,14 +1,12 @@
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 /**
- * One POST and its answer, bounded in size and time, never following a redirect. Every send goes
- * through n8n's request helper (`httpRequestWithAuthentication`), so n8n's proxy settings
- * (HTTP(S)_PROXY / NO_PROXY), TLS handling and execution cancel signal apply as for any node.
- * The answer is read as a stream and abandoned past {@link MAX_ANSWER_BYTES} (after
- * decompression), and one deadline covers connect, headers and body.
- *
- * The credential test alone uses the runtime's `fetch` ({@link fetchClient}): n8n's
- * credential-test context offers no request helper but the deprecated `request`.
+ * One POST and its answer, never following a redirect, read as a stream and abandoned past
+ * {@link MAX_ANSWER_BYTES} (after decompression), under one deadline for connect, headers and
+ * body. Every send goes through n8n's request helper (`httpRequestWithAuthentication`), so n8n's
+ * proxy settings, TLS handling and cancel signal apply as for any node. Only the credential test
+ * uses `fetch` ({@link fetchClient}): n8n's credential-test context offers no request helper
+ * but the deprecated `request`.
  */
 
 /** Largest answer read, after decompression: real answers are a few hundred bytes. */
@@ -81,8 +79,12 @@ function failureFrom(error: unknown, deadline: { aborted: boolean }, cancel: Abo
 	return new WireFailure('network', reason, code);
 }
 
-/** Reads a body up to the cap; a larger one is abandoned (and its connection closed). */
-async function readCapped(chunks: Chunks, declaredLength: string | undefined): Promise<string> {
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
+/** A body up to the cap, or '' for a redirect (not read); a larger one is abandoned. */
+async function readCapped(status: number, headers: Record<string, string>, chunks: Chunks | null | undefined): Promise<string> {
+	if (!chunks || isRedirect(status)) return '';
+	const declaredLength = headers['content-length'];
 	if (declaredLength !== undefined && Number(declaredLength) > MAX_ANSWER_BYTES) {
 		throw new WireFailure('tooLarge', `the answer declared ${declaredLength} bytes`);
 	}
@@ -168,10 +170,8 @@ export function fetchClient(headers: Record<string, string>): Client {
 				signal: deadline,
 			});
 			const answerHeaders = headerRecord(response.headers.entries());
-			const redirect = response.status >= 300 && response.status < 400;
-			const text =
-				response.body && !redirect ? await readCapped(response.body as unknown as Chunks, answerHeaders['content-length']) : '';
-			if (redirect) await response.body?.cancel();
+			const text = await readCapped(response.status, answerHeaders, response.body as unknown as Chunks | null);
+			if (isRedirect(response.status)) await response.body?.cancel();
 			return { status: response.status, headers: answerHeaders, text };
 		} catch (error) {
 			throw failureFrom(error, deadline, undefined);
@@ -219,9 +219,8 @@ export function n8nClient(request: N8nRequest): Client {
 			signal.addEventListener('abort', onAbort, { once: true });
 			let read = false;
 			try {
-				const redirect = response.statusCode >= 300 && response.statusCode < 400;
-				const text = stream && !redirect ? await readCapped(stream, headers['content-length']) : '';
-				read = !redirect;
+				const text = await readCapped(response.statusCode, headers, stream);
+				read = !isRedirect(response.statusCode);
 				return { status: response.statusCode, headers, text };
 			} finally {
 				signal.removeEventListener('abort', onAbort);

@@ -1,16 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Keeps the API key out of everything the node shows: output items (success answers too) and
- * error texts. A service or proxy may echo the key as typed, percent-encoded, JSON-escaped or
- * HTML-escaped, or cut short.
- *
- * The rule, by key length:
- * - 8 characters or more: every occurrence of the key, in each of those forms, becomes `***`.
- * - 16 characters or more: additionally any run of 12 or more consecutive characters of the key
- *   (a key cut short by the service, or a page that shows only its start).
- * - fewer than 8 characters: only where the key stands alone, not next to a letter or digit, so
- *   a short key such as "abc" never mangles a word such as "abcdef". Such keys are weak anyway.
+ * Keeps the API key out of everything the node shows (output items, success answers too, and
+ * error texts): a service or proxy may echo it as typed, percent-, JSON- or HTML-escaped, or cut
+ * short. By key length:
+ * - 8 characters or more: every occurrence, in each of those forms, becomes `***`;
+ * - 16 or more: also any run of 12 or more consecutive characters of the key (a key cut short);
+ * - under 8: only where the key stands alone, not next to a letter or digit, so "abc" never
+ *   mangles "abcdef". Such keys are weak anyway.
  */
 
 export const MASK = '***';

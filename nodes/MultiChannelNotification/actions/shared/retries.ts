@@ -5,18 +5,14 @@ import { deliveryOf, nodeOf, serviceError } from '../../helpers/errors';
 import type { PreparedSend } from '../node.type';
 
 /**
- * n8n's node setting Retry On Fail runs the whole node again, on the same input items, when it
- * fails (or, with Continue On Fail, when the first output item is an error). Left alone, every
- * item delivered by the failed try would go out again, and so would an item whose send may have
- * gone out (5xx, timeout, dropped connection). With Retry On Fail on, the node remembers what
- * each try did with each item: the next try outputs a delivered item as it was, without sending,
- * and does not send again an item that may have been delivered (its error says so). An item that
- * was certainly not delivered — a 429 past Rate Limit Max Wait, no connection, any other refusal
- * (its error's delivery fact, helpers/errors.ts) — is sent again: that is what Retry On Fail is for.
- *
- * The memory belongs to the input items: n8n hands every try of one node run the very same input
- * array, so a WeakMap keyed by it lives exactly as long as the execution's data, and a later run
- * of the node (a loop) gets new items and a clean slate.
+ * n8n's Retry On Fail runs the whole node again on the same input items when it fails (or, with
+ * Continue On Fail, when the first output item is an error): every item the failed try
+ * delivered, or may have delivered (5xx, timeout, dropped connection), would go out again. So
+ * each try's outcome per item is remembered: the next try outputs a delivered item as it was and
+ * does not resend one that may have been delivered; an item certainly not delivered (its error's
+ * delivery fact) is sent again, which is what Retry On Fail is for. The memory is keyed by the
+ * input array n8n hands every try of one node run: it lives as long as the execution's data, and
+ * a later run of the node (a loop) starts clean.
  */
 
 export type Remembered = { kind: 'delivered'; json: IDataObject } | { kind: 'uncertain'; error: NodeApiError };

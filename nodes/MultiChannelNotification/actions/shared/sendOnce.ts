@@ -1,13 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 /**
- * Send Once Per Key, on n8n's own deduplication store (the one the Remove Duplicates node uses:
- * kept in n8n's database, so it survives restarts and is shared with queue-mode workers).
- *
- * A key is recorded *before* its message is sent and removed again when the send fails or never
- * starts. If n8n dies between recording and sending, the key stays recorded and that one message
- * is not sent on a re-run: for a notification, a message missed (and visible as skipped) is the
- * safer side than the same message sent twice.
+ * Send Once Per Key, on n8n's own deduplication store (the Remove Duplicates node's: in n8n's
+ * database, so it survives restarts and is shared with queue-mode workers). A key is recorded
+ * *before* its message is sent and removed when the send fails or never starts. Should n8n die in
+ * between, that one message is not sent on a re-run: missed (and shown as skipped) is the safer
+ * side for a notification than sent twice.
  */
 
 const SCOPE = 'node';
