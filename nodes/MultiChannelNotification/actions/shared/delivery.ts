@@ -14,7 +14,7 @@ import type { ItemOptions } from './options';
 import { readItemOptions, readPacing } from './options';
 import type { Outcomes } from './outcomes';
 import { mayHaveBeenDelivered, notResentError, triesOf } from './retries';
-import { claimKeys, releaseKeys } from './sendOnce';
+import { releaseKeys, sendOncePerKey } from './sendOnce';
 
 /** A valid item, ready to go out. */
 export interface Ready {
@@ -92,22 +92,7 @@ export async function deliver(
 		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, 'sent');
 		else if (outcomes.fail(item.itemIndex, notResentError(this, item.itemIndex, earlier.error)) === 'stop') return;
 	}
-	const keyed = live.filter((item) => item.options.dedupeKey !== '');
-	const claim = await claimKeys(
-		this,
-		keyed.map(({ itemIndex, options }) => ({ itemIndex, key: options.dedupeKey })),
-	);
-	const toSend = live.filter((item) => item.options.dedupeKey === '' || claim.claimed.has(item.itemIndex));
-	for (const item of keyed) {
-		const reason = claim.skipped.get(item.itemIndex);
-		if (reason === undefined) continue;
-		const said = reason === 'alreadySent' ? 'this key was already sent by this node' : 'an earlier item in this run has the same key';
-		outcomes.done(
-			item.itemIndex,
-			{ skipped: true, reason, dedupeKey: item.options.dedupeKey, message: `Not sent: ${said} (Options → Send Once Per Key)` },
-			'skipped',
-		);
-	}
+	const toSend = await sendOncePerKey(this, live, outcomes);
 	if (toSend.length === 0) return;
 
 	const client = makeClient.call(this, connection);

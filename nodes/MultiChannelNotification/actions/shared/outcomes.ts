@@ -66,10 +66,6 @@ export class Outcomes {
 		return 'continue';
 	}
 
-	get stopped(): boolean {
-		return this.failure !== undefined;
-	}
-
 	/** The output, or the earliest failure (requests in flight were allowed to finish first). */
 	finish(): INodeExecutionData[][] {
 		const failure = this.failure;

@@ -1,5 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { Ready } from './delivery';
+import type { Outcomes } from './outcomes';
+
 /**
  * Send Once Per Key, on n8n's own deduplication store (the Remove Duplicates node's: in n8n's
  * database, so it survives restarts and is shared with queue-mode workers). A key is recorded
@@ -11,35 +14,32 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 const SCOPE = 'node';
 const OPTIONS = { mode: 'entries' as const };
 
-export interface Keyed {
-	itemIndex: number;
-	key: string;
-}
-
-export interface Claim {
-	/** Items to send: their key was not sent before (and is now recorded). */
-	claimed: Set<number>;
-	/** Items not to send, with why. */
-	skipped: Map<number, 'alreadySent' | 'sameKeyEarlierInThisRun'>;
-}
-
-/** Records the keys of these items; those already recorded (or repeated in this run) are skipped. */
-export async function claimKeys(context: IExecuteFunctions, items: Keyed[]): Promise<Claim> {
-	const claimed = new Set<number>();
-	const skipped: Claim['skipped'] = new Map();
-	if (items.length === 0) return { claimed, skipped };
-	const firstByKey = new Map<string, number>();
-	for (const { itemIndex, key } of items) {
-		if (firstByKey.has(key)) skipped.set(itemIndex, 'sameKeyEarlierInThisRun');
-		else firstByKey.set(key, itemIndex);
+/**
+ * The items to send: the keys of keyed ones are recorded first, and an item whose key was already
+ * sent (or came earlier in this run) is output as skipped instead.
+ */
+export async function sendOncePerKey(context: IExecuteFunctions, items: Ready[], outcomes: Outcomes): Promise<Ready[]> {
+	const firstByKey = new Map<string, Ready>();
+	const skipped = new Set<Ready>();
+	const skip = (item: Ready, reason: 'alreadySent' | 'sameKeyEarlierInThisRun') => {
+		skipped.add(item);
+		const said = reason === 'alreadySent' ? 'this key was already sent by this node' : 'an earlier item in this run has the same key';
+		const { dedupeKey } = item.options;
+		const message = `Not sent: ${said} (Options → Send Once Per Key)`;
+		outcomes.done(item.itemIndex, { skipped: true, reason, dedupeKey, message }, 'skipped');
+	};
+	for (const item of items) {
+		const key = item.options.dedupeKey;
+		if (key === '') continue;
+		if (firstByKey.has(key)) skip(item, 'sameKeyEarlierInThisRun');
+		else firstByKey.set(key, item);
 	}
-	const result = await context.helpers.checkProcessedAndRecord([...firstByKey.keys()], SCOPE, OPTIONS);
-	const fresh = new Set(result.new.map(String));
-	for (const [key, itemIndex] of firstByKey) {
-		if (fresh.has(key)) claimed.add(itemIndex);
-		else skipped.set(itemIndex, 'alreadySent');
+	if (firstByKey.size > 0) {
+		const result = await context.helpers.checkProcessedAndRecord([...firstByKey.keys()], SCOPE, OPTIONS);
+		const fresh = new Set(result.new.map(String));
+		for (const [key, item] of firstByKey) if (!fresh.has(key)) skip(item, 'alreadySent');
 	}
-	return { claimed, skipped };
+	return items.filter((item) => !skipped.has(item));
 }
 
 /** Forgets keys whose message was not sent, so a re-run sends them. */
