@@ -30,10 +30,10 @@ function shown(text: string): string {
 export type Checked<T> = { ok: T } | { problem: string };
 
 /**
- * The credential's Base URL, checked. The key travels in a header, so only https is accepted:
- * over plain http any proxy or network hop on the way would read it. A user:password part would make the HTTP client replace
- * the key with Basic auth; a query or fragment would misroute every endpoint; a trailing /v1
- * is the endpoints' own prefix and is dropped rather than doubled.
+ * The credential's Base URL, checked. Only https: over plain http any proxy or network hop would
+ * read the key. A user:password part would make the HTTP client replace the key with Basic auth,
+ * a query or fragment would misroute every endpoint, and a trailing /v1 (the endpoints' own
+ * prefix) is dropped rather than doubled.
  */
 export function checkBaseUrl(raw: unknown): Checked<{ baseUrl: string; origin: string }> {
 	const text = typeof raw === 'string' ? raw.trim() : '';

@@ -121,12 +121,10 @@ function untilAborted(signal: AbortSignal): { promise: Promise<never>; dispose: 
 const inFlight = new WeakMap<AbortSignal, Set<AbortController>>();
 
 function underCancel(cancel: AbortSignal, controller: AbortController): () => void {
-	let live = inFlight.get(cancel);
-	if (live === undefined) {
-		const set = new Set<AbortController>();
-		live = set;
-		inFlight.set(cancel, set);
-		cancel.addEventListener('abort', () => set.forEach((each) => each.abort()), { once: true });
+	const live = inFlight.get(cancel) ?? new Set<AbortController>();
+	if (!inFlight.has(cancel)) {
+		inFlight.set(cancel, live);
+		cancel.addEventListener('abort', () => live.forEach((each) => each.abort()), { once: true });
 	}
 	if (cancel.aborted) controller.abort();
 	live.add(controller);

@@ -35,22 +35,16 @@ export function makeClient(this: IExecuteFunctions, connection: ServiceConnectio
 	);
 }
 
-export interface SendOptions {
-	itemIndex: number;
-	/** Milliseconds for the whole exchange. */
-	timeout: number;
-}
-
 /** What one POST came to: sent, or refused with 429 (the only answer that may be sent again). */
 export type SendOutcome =
 	| { kind: 'sent'; response: ServiceResponse }
 	| { kind: 'rateLimited'; retryAfter: string | undefined; error: NodeApiError };
 
 /**
- * POSTs one request and returns the service's `{ message, data }`, or throws NodeApiError with
- * the service's own text. A 429 is returned rather than thrown: it means the request was
- * refused, not delivered, so the caller may send it again. A 5xx, a timeout, a dropped
- * connection or an oversized answer may already have delivered the message: never resent.
+ * POSTs one request (`timeout`: ms for the whole exchange) and returns the service's answer, or
+ * throws NodeApiError with the service's own text. A 429 is returned rather than thrown: the
+ * request was refused, not delivered, so the caller may send it again. A 5xx, a timeout, a
+ * dropped connection or an oversized answer may already have delivered the message: never resent.
  */
 export async function sendOnce(
 	this: IExecuteFunctions,
@@ -58,7 +52,7 @@ export async function sendOnce(
 	client: Client,
 	endpoint: Endpoint,
 	body: IDataObject,
-	{ itemIndex, timeout }: SendOptions,
+	{ itemIndex, timeout }: { itemIndex: number; timeout: number },
 ): Promise<SendOutcome> {
 	const url = `${connection.baseUrl}${endpoint}`;
 	const context: AnswerContext = { node: nodeOf(this), itemIndex, url, endpoint, timeout, scrub: connection.scrub };
