@@ -20,6 +20,7 @@ import type {
 	IRun,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
+	IWorkflowSettings,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
@@ -110,12 +111,14 @@ export interface WorkflowDefinition {
 	credentials: Record<string, CredentialEntry>;
 	/** The name of the node the run starts at. */
 	startNode: string;
+	/** Workflow settings, e.g. `executionOrder: 'v1'` (n8n's default for new workflows). */
+	settings?: IWorkflowSettings;
 }
 
 /** Runs a workflow once through WorkflowExecute, with what n8n's server would supply. */
 export async function runWorkflow(definition: WorkflowDefinition): Promise<IRun> {
-	const { nodes, connections } = definition;
-	const workflowData = { id: 'harness', name: 'harness', nodes, connections, active: false };
+	const { nodes, connections, settings } = definition;
+	const workflowData = { id: 'harness', name: 'harness', nodes, connections, active: false, settings };
 	const workflow = new Workflow({ ...workflowData, nodeTypes: registry(definition.nodeTypes) });
 	const executionId = String(++executionCounter);
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
