@@ -1,17 +1,23 @@
 /**
- * The node as an AI agent's tool, run in-process the way n8n 2.x runs a `usableAsTool` node for
- * an agent that takes its tools as supply data: the agent's execute asks for its `ai_tool`
- * input (`getInputConnectionData`), n8n-core wraps each connected tool node (`createNodeAsTool`)
- * and, on each invocation, runs the node's own execute in a SupplyDataContext whose `ai_tool`
- * input is the tool's arguments (`makeHandleToolInvocation` → `addInputData`, recorded as the
- * run's `inputOverride`, which is where `$fromAI` reads them). `$json` there is the agent's
- * input item, as in every sub-node.
+ * The node as an AI agent's tool, run in-process by n8n-core 2.x in both ways it runs a
+ * `usableAsTool` node for an agent:
+ *
+ * - `supplyData`: the agent's execute asks for its `ai_tool` input (`getInputConnectionData`);
+ *   n8n-core wraps each connected tool node (`createNodeAsTool`) and, on each invocation, runs the
+ *   node's execute in a SupplyDataContext whose `ai_tool` input is the tool's arguments
+ *   (`makeHandleToolInvocation` → `addInputData`, recorded as the run's `inputOverride`, where
+ *   `$fromAI` reads them). `$json` is the agent's input item at the tool's item index (0).
+ * - `engineRequest` (AI Agent v3): the agent returns an EngineRequest; WorkflowExecute runs each
+ *   tool node as an ordinary node (`handleRequest`): its input item is the agent's item merged with
+ *   the arguments (and `toolCallId`), its `inputOverride` the arguments; then it resumes the agent
+ *   with the results.
  *
  * Beside the node, the same stand-in agent calls a probe tool with the same arguments: its
  * execute only returns n8n's value of its one field, so the expected value of an expression
  * comes from n8n's engine in the same run, independently of the node's code.
  */
 import type {
+	EngineResponse,
 	IConnections,
 	IDataObject,
 	IExecuteFunctions,
@@ -21,6 +27,7 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 	IRun,
+	NodeOutput,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -35,6 +42,8 @@ export const PROBE_NAME = 'Probe';
 const PROBE_TYPE = 'harness.probe';
 const AGENT_NAME = 'Agent';
 const AGENT_TYPE = 'harness.agent';
+
+export type AgentKind = 'supplyData' | 'engineRequest';
 
 /**
  * The tool variant of a `usableAsTool` node type, as n8n 2.x's node-type registry makes it for
@@ -54,7 +63,10 @@ export function asAiTool(nodeType: INodeType): INodeType {
 	return Object.create(nodeType, { description: { value: description } }) as INodeType;
 }
 
-/** Outputs n8n's value of its field `value` for each item, and nothing else. */
+/**
+ * Outputs n8n's value of its field `value` for each item, or n8n's refusal as `refused` (as data:
+ * a tool that throws ends an AI Agent v3's whole run).
+ */
 const probeNodeType: INodeType = {
 	description: {
 		displayName: 'Probe',
@@ -70,8 +82,28 @@ const probeNodeType: INodeType = {
 		properties: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }],
 	},
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [this.getInputData().map((_item, itemIndex) => ({ json: { value: this.getNodeParameter('value', itemIndex) } }))];
+		return [
+			this.getInputData().map((_item, itemIndex) => {
+				try {
+					return { json: { value: this.getNodeParameter('value', itemIndex) } };
+				} catch (error) {
+					return { json: { refused: error instanceof Error ? error.message : String(error) } };
+				}
+			}),
+		];
 	},
+};
+
+const agentDescription: INodeTypeDescription = {
+	displayName: 'Agent',
+	name: AGENT_TYPE,
+	group: ['transform'],
+	version: 1,
+	description: 'Calls its tools with fixed arguments',
+	defaults: { name: AGENT_NAME },
+	inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
+	outputs: [NodeConnectionTypes.Main],
+	properties: [],
 };
 
 /** The part of n8n-core's tool (a LangChain DynamicStructuredTool) the stand-in agent uses. */
@@ -82,23 +114,14 @@ interface ConnectedTool {
 }
 
 /**
- * The stand-in agent: for each of its input items, takes its tools as n8n hands them over and
- * calls every one with that item's fixed arguments, as a model's tool call would. Outputs one item
- * per call: the tool's answer (the JSON text n8n passes back to the model) or why it failed.
+ * The stand-in agent, supply-data style: for each of its input items, takes its tools as n8n
+ * hands them over and invokes every one with that item's fixed arguments, as a model's tool call
+ * would. Outputs one item per call: the tool's answer (the JSON text n8n passes back to the
+ * model) or the error n8n raised.
  */
-function agentNodeType(calls: IDataObject[]): INodeType {
+function supplyDataAgent(calls: IDataObject[]): INodeType {
 	return {
-		description: {
-			displayName: 'Agent',
-			name: AGENT_TYPE,
-			group: ['transform'],
-			version: 1,
-			description: 'Calls its tools with fixed arguments',
-			defaults: { name: AGENT_NAME },
-			inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
-			outputs: [NodeConnectionTypes.Main],
-			properties: [],
-		},
+		description: agentDescription,
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const output: INodeExecutionData[] = [];
 			for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
@@ -118,10 +141,48 @@ function agentNodeType(calls: IDataObject[]): INodeType {
 	};
 }
 
+/**
+ * The stand-in AI Agent v3: asks the engine to run each tool node itself, one action per call
+ * (as its createEngineRequests does: the arguments as `input`, the item index in the metadata),
+ * then, resumed with the engine's results, outputs one item per call as above.
+ */
+function engineRequestAgent(calls: IDataObject[], toolNames: string[]): INodeType {
+	return {
+		description: agentDescription,
+		async execute(this: IExecuteFunctions, response?: EngineResponse): Promise<NodeOutput> {
+			if (!response || response.actionResponses.length === 0) {
+				const actions = this.getInputData().flatMap((_item, itemIndex) =>
+					toolNames.map((nodeName) => ({
+						actionType: 'ExecutionNodeAction' as const,
+						nodeName,
+						input: calls[itemIndex],
+						type: NodeConnectionTypes.AiTool,
+						id: `call_${itemIndex}_${nodeName}`,
+						metadata: { itemIndex },
+					})),
+				);
+				return { actions, metadata: {} };
+			}
+			return [
+				response.actionResponses.map(({ action, data }) => {
+					const { itemIndex } = action.metadata as { itemIndex: number };
+					const json: IDataObject = { itemIndex, tool: action.nodeName };
+					// The tool node's output is logged under ai_tool (the engine's rewireOutputLogTo).
+					if (data.error) json.failed = data.error.message;
+					else json.answer = JSON.stringify((data.data?.[NodeConnectionTypes.AiTool]?.[0] ?? []).map((item) => item.json));
+					return { json, pairedItem: { item: itemIndex } };
+				}),
+			];
+		},
+	};
+}
+
 /** One tool's answer to one call: the `json` of its output items, or the error n8n raised. */
 export type ToolAnswer = { items: IDataObject[] } | { failed: string };
 
 export interface ToolRunOptions {
+	/** How the agent calls its tools. */
+	agent: AgentKind;
 	/** The node's parameters (resource, operation, fields); checked against its description. */
 	parameters: INodeParameters;
 	/** The probe's field: the expression whose value n8n's engine gives. */
@@ -152,7 +213,7 @@ function answerOf(json: IDataObject | undefined): ToolAnswer {
 
 /**
  * One workflow run: input items → stand-in agent, with the node's tool variant and the probe's
- * connected to its `ai_tool` input. Fails if the run itself fails (the agent never does).
+ * connected to its `ai_tool` input. Fails if the run itself fails.
  */
 export async function runAsTool(options: ToolRunOptions): Promise<ToolRunResult> {
 	checkParameters(options.parameters);
@@ -189,14 +250,20 @@ export async function runAsTool(options: ToolRunOptions): Promise<ToolRunResult>
 		connections,
 		nodeTypes: {
 			[SOURCE_TYPE]: inputItemsNode(JSON.parse(JSON.stringify(agentItems)) as IDataObject[]),
-			[AGENT_TYPE]: agentNodeType(options.args),
+			[AGENT_TYPE]:
+				options.agent === 'engineRequest'
+					? engineRequestAgent(options.args, [NODE_NAME, PROBE_NAME])
+					: supplyDataAgent(options.args),
 			[toolType]: asAiTool(options.nodeType ?? new MultiChannelNotification()),
 			[probeToolType]: asAiTool(probeNodeType),
 		},
 		credentials,
 		startNode: SOURCE_NAME,
+		// n8n's execution order for new workflows; the engine-request agent relies on it (the
+		// requested tools run before the agent resumes).
+		settings: { executionOrder: 'v1' },
 	});
-	const task = run.data.resultData.runData[AGENT_NAME]?.[0];
+	const task = run.data.resultData.runData[AGENT_NAME]?.at(-1);
 	const error = task?.error ?? run.data.resultData.error;
 	if (error) throw new Error(`The agent run failed: ${error.message}`);
 	const output = (task?.data?.main?.[0] ?? []).map(({ json }) => json);

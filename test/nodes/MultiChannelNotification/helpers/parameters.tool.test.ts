@@ -1,16 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import type { ToolAnswer } from '../../../helpers/toolRun';
+import type { AgentKind, ToolAnswer } from '../../../helpers/toolRun';
 import { runAsTool } from '../../../helpers/toolRun';
 
 /**
  * The engine table of parameters.test.ts, in a tool run: the node is an AI agent's tool
- * (test/helpers/toolRun.ts), called by a stand-in agent with fixed arguments. For each case and
- * call, the message or number the node would send (Dry Run) is what n8n's engine makes of the
- * same expression in the same run — read by a probe tool the agent calls with the same
- * arguments — or both refuse. `$fromAI` reads the call's arguments; `$json` is the agent's input
- * item, not the arguments.
+ * (test/helpers/toolRun.ts), called by a stand-in agent with fixed arguments, in both ways n8n
+ * runs tools (supply data; engine requests, AI Agent v3). For each case and call, the message or
+ * number the node would send (Dry Run) is what n8n's engine makes of the same expression in the
+ * same run — read by a probe tool the agent calls with the same arguments — or both refuse.
+ * `$fromAI` reads the call's arguments. `$json` is the agent's input item through supply data
+ * (its first item, whichever item the agent is on), and that item merged with the arguments
+ * (theirs win) through engine requests.
  */
 
 const credentials = { apiKey: 'test-key-9f2c41d7', baseUrl: 'https://127.0.0.1:9' };
@@ -36,7 +38,7 @@ const cases: ToolCase[] = [
 	{ name: "the editor's $fromAI in Message", field: 'message', expression: editorFromAi('Message'), agentItems: [{}], args: [{ Message: 'Halo, Budi' }] },
 	{ name: '$fromAI in Phone Number', field: 'phoneNumber', expression: "={{ $fromAI('phone') }}", agentItems: [{}], args: [{ phone: '+6281122334455' }] },
 	{ name: "the editor's $fromAI in Phone Number", field: 'phoneNumber', expression: editorFromAi('Phone_Number'), agentItems: [{}], args: [{ Phone_Number: '+6285700011122' }] },
-	{ name: '$json is the agent’s input item', field: 'message', expression: '={{ $json.name }}', agentItems: [{ name: 'Budi' }], args: [{}] },
+	{ name: '$json in Message', field: 'message', expression: '={{ $json.name }}', agentItems: [{ name: 'Budi' }], args: [{}] },
 	{ name: '$json beside an argument of the same name', field: 'message', expression: "={{ $json.name }} / {{ $fromAI('name') }}", agentItems: [{ name: 'Budi' }], args: [{ name: 'Agen' }] },
 	{ name: '$json in Phone Number', field: 'phoneNumber', expression: '={{ $json.phone }}', agentItems: [{ phone: '+6281300000001' }], args: [{}] },
 	{ name: 'mixed text', field: 'message', expression: "=Kode {{ $fromAI('code') }} untuk {{ $json.name }}", agentItems: [{ name: 'Budi' }], args: [{ code: 'A1B2' }] },
@@ -80,8 +82,9 @@ function nodeAnswer(answer: ToolAnswer, field: Field): Answer {
 
 /** n8n's value of the expression in the same call (the probe's answer). */
 function engineAnswer(answer: ToolAnswer): Answer {
-	if ('failed' in answer) return { refused: answer.failed };
-	return answer.items.length === 1 ? { value: answer.items[0].value } : { unexpected: answer };
+	if ('failed' in answer || answer.items.length !== 1) return { unexpected: answer };
+	const [json] = answer.items;
+	return typeof json.refused === 'string' ? { refused: json.refused } : { value: json.value };
 }
 
 /** The engine's value as the node sends it: numbers and booleans become text. */
@@ -89,9 +92,10 @@ function asSent(value: unknown): unknown {
 	return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
 }
 
-/** Where the node and n8n part ways in one run of a case, in words; empty when they agree. */
-async function differences(toolCase: ToolCase, nodeType?: INodeType): Promise<string[]> {
+/** One run of a case: the node's and n8n's answers for each call, side by side. */
+async function runCase(agent: AgentKind, toolCase: ToolCase, nodeType?: INodeType): Promise<Array<{ node: Answer; engine: Answer }>> {
 	const { calls } = await runAsTool({
+		agent,
 		parameters: parametersFor(toolCase),
 		probeValue: toolCase.expression,
 		agentItems: toolCase.agentItems,
@@ -99,10 +103,13 @@ async function differences(toolCase: ToolCase, nodeType?: INodeType): Promise<st
 		credentials,
 		nodeType,
 	});
+	return calls.map((call) => ({ node: nodeAnswer(call.node, toolCase.field), engine: engineAnswer(call.probe) }));
+}
+
+/** Where the node and n8n part ways in one run of a case, in words; empty when they agree. */
+async function differences(agent: AgentKind, toolCase: ToolCase, nodeType?: INodeType): Promise<string[]> {
 	const found: string[] = [];
-	calls.forEach((call, callIndex) => {
-		const node = nodeAnswer(call.node, toolCase.field);
-		const engine = engineAnswer(call.probe);
+	(await runCase(agent, toolCase, nodeType)).forEach(({ node, engine }, callIndex) => {
 		const differ = (why: string) =>
 			found.push(`${toolCase.name}, call ${callIndex}: ${why} — node ${JSON.stringify(node)}, n8n ${JSON.stringify(engine)}`);
 		if ('unexpected' in engine) differ('the probe answered unexpectedly');
@@ -122,42 +129,44 @@ async function differences(toolCase: ToolCase, nodeType?: INodeType): Promise<st
 	return found;
 }
 
-describe("a tool run: every value through n8n's expression engine", () => {
+const answers = async (agent: AgentKind, name: string) =>
+	await runCase(agent, cases.find((toolCase) => toolCase.name === name) as ToolCase);
+const both = (value: unknown) => ({ node: { value }, engine: { value } });
+
+describe.each<AgentKind>(['supplyData', 'engineRequest'])("a tool run (%s): every value through n8n's expression engine", (agent) => {
 	test.each(cases.map((toolCase) => [toolCase.name, toolCase.expression, toolCase]))('%s: %j', async (_name, _expression, toolCase) => {
-		expect(await differences(toolCase as ToolCase)).toEqual([]);
+		expect(await differences(agent, toolCase as ToolCase)).toEqual([]);
 	});
 
-	test('the values themselves: arguments through $fromAI, the agent’s item through $json', async () => {
-		const sent = async (toolCase: ToolCase) => {
-			const { calls } = await runAsTool({
-				parameters: parametersFor(toolCase),
-				probeValue: toolCase.expression,
-				agentItems: toolCase.agentItems,
-				args: toolCase.args,
-				credentials,
-			});
-			return calls.map((call) => ({ node: nodeAnswer(call.node, toolCase.field), engine: engineAnswer(call.probe) }));
-		};
-		const byName = (name: string) => cases.find((toolCase) => toolCase.name === name) as ToolCase;
-		const both = (value: unknown) => ({ node: { value }, engine: { value } });
-
-		expect(await sent(byName('$fromAI in Message'))).toEqual([both('Pesanan A1 sudah dikirim')]);
-		expect(await sent(byName("the editor's $fromAI in Message"))).toEqual([both('Halo, Budi')]);
-		expect(await sent(byName("the editor's $fromAI in Phone Number"))).toEqual([both('+6285700011122')]);
-		expect(await sent(byName('$json is the agent’s input item'))).toEqual([both('Budi')]);
-		expect(await sent(byName('$json beside an argument of the same name'))).toEqual([both('Budi / Agen')]);
-		expect(await sent(byName('mixed text'))).toEqual([both('Kode A1B2 untuk Budi')]);
-		// Each call's own arguments, but $json is the agent's first item in both: the tool runs on
-		// one item (its arguments) and n8n resolves $json at that index in the agent's input.
-		expect(await sent(byName('mixed text, one call per agent item'))).toEqual([both('Kode A1 untuk Budi'), both('Kode B2 untuk Budi')]);
-		expect(await sent(byName('a number argument'))).toEqual([{ node: { value: '3' }, engine: { value: 3 } }]);
-		expect(await sent(byName('constructor key of the agent’s item'))).toEqual([
-			{
-				node: { refused: expect.stringMatching(/constructor/) },
-				engine: { refused: expect.stringMatching(/constructor/) },
-			},
+	test('the values themselves', async () => {
+		expect(await answers(agent, '$fromAI in Message')).toEqual([both('Pesanan A1 sudah dikirim')]);
+		expect(await answers(agent, "the editor's $fromAI in Message")).toEqual([both('Halo, Budi')]);
+		expect(await answers(agent, '$fromAI in Phone Number')).toEqual([both('+6281122334455')]);
+		expect(await answers(agent, "the editor's $fromAI in Phone Number")).toEqual([both('+6285700011122')]);
+		expect(await answers(agent, 'a number argument')).toEqual([{ node: { value: '3' }, engine: { value: 3 } }]);
+		expect(await answers(agent, 'mixed text')).toEqual([both('Kode A1B2 untuk Budi')]);
+		expect(await answers(agent, '$json in Message')).toEqual([both('Budi')]);
+		expect(await answers(agent, 'constructor key of the agent’s item')).toEqual([
+			{ node: { refused: expect.stringMatching(/constructor/) }, engine: { refused: expect.stringMatching(/constructor/) } },
 		]);
 	});
+});
+
+test('supply data: $json is the agent’s first item, never the arguments', async () => {
+	expect(await answers('supplyData', '$json beside an argument of the same name')).toEqual([both('Budi / Agen')]);
+	// The tool runs on one item (its arguments): n8n resolves $json at that index, 0, in the agent's input.
+	expect(await answers('supplyData', 'mixed text, one call per agent item')).toEqual([
+		both('Kode A1 untuk Budi'),
+		both('Kode B2 untuk Budi'),
+	]);
+});
+
+test('engine requests (AI Agent v3): $json is the agent’s item merged with the arguments', async () => {
+	expect(await answers('engineRequest', '$json beside an argument of the same name')).toEqual([both('Agen / Agen')]);
+	expect(await answers('engineRequest', 'mixed text, one call per agent item')).toEqual([
+		both('Kode A1 untuk Budi'),
+		both('Kode B2 untuk Sari'),
+	]);
 });
 
 /**
@@ -202,15 +211,16 @@ const sendsWhatN8nRefuses = withParameterReader(
 );
 
 describe('the tool-run table catches a node that differs from n8n', () => {
-	const names = async (nodeType: INodeType) => {
+	const names = async (agent: AgentKind, nodeType: INodeType) => {
 		const failing: string[] = [];
-		for (const toolCase of cases) if ((await differences(toolCase, nodeType)).length > 0) failing.push(toolCase.name);
+		for (const toolCase of cases) if ((await differences(agent, toolCase, nodeType)).length > 0) failing.push(toolCase.name);
 		return failing;
 	};
 
-	test('one that reads $json from the tool’s arguments', async () => {
-		expect(await names(readsJsonFromArgs)).toEqual([
-			'$json is the agent’s input item',
+	// Supply data only: through engine requests the node's input item is the one n8n gives $json.
+	test('one that reads $json from the tool’s arguments (supply data)', async () => {
+		expect(await names('supplyData', readsJsonFromArgs)).toEqual([
+			'$json in Message',
 			'$json beside an argument of the same name',
 			'$json in Phone Number',
 			'mixed text',
@@ -218,8 +228,8 @@ describe('the tool-run table catches a node that differs from n8n', () => {
 		]);
 	});
 
-	test('one that sends what n8n refuses', async () => {
-		expect(await names(sendsWhatN8nRefuses)).toEqual([
+	test.each<AgentKind>(['supplyData', 'engineRequest'])('one that sends what n8n refuses (%s)', async (agent) => {
+		expect(await names(agent, sendsWhatN8nRefuses)).toEqual([
 			'constructor key of the agent’s item',
 			'constructor key inside text',
 			'constructor of an argument',
