@@ -4,9 +4,11 @@
  * input-items source → the node under test or measured — run by n8n-core's WorkflowExecute, the
  * engine n8n itself uses. Only what n8n's server would supply is stood in for: the node-type
  * registry, the credential store (applying a credential's `authenticate` block as n8n's
- * CredentialsHelper does, by resolving its expressions) and `additionalData`.
+ * CredentialsHelper does, by resolving its expressions) and `additionalData`. `runWorkflow` runs
+ * any other workflow shape the same way (test/helpers/toolRun.ts: the node as an AI agent's tool).
  */
 import type {
+	IConnections,
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IDataObject,
@@ -18,18 +20,19 @@ import type {
 	IRun,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
+	IWorkflowSettings,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 
 import { RunCredentialsHelper } from './credentialsHelper';
 
-const SOURCE_TYPE = 'harness.inputItems';
-const SOURCE_NAME = 'Input Items';
+export const SOURCE_TYPE = 'harness.inputItems';
+export const SOURCE_NAME = 'Input Items';
 export const DEFAULT_NODE_NAME = 'Measured Node';
 
 /** Outputs the items of the run it was made for (held in memory, not in a parameter). */
-function inputItemsNode(items: IDataObject[]): INodeType {
+export function inputItemsNode(items: IDataObject[]): INodeType {
 	return {
 		description: {
 			displayName: 'Input Items',
@@ -86,19 +89,70 @@ export interface EngineRun {
 
 let executionCounter = 0;
 
+/** The node-type registry of one run: n8n's resolves a type name and version the same way. */
+function registry(types: Record<string, INodeType | IVersionedNodeType>): INodeTypes {
+	return {
+		getByName: (type) => types[type],
+		getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(types[type], version),
+		getKnownTypes: () => ({}),
+	};
+}
+
+/** A node's credential references, one of each type in the run. */
+export function nodeCredentials(credentials: Record<string, CredentialEntry>): INode['credentials'] {
+	return Object.fromEntries(Object.keys(credentials).map((type, index) => [type, { id: String(index + 1), name: type }]));
+}
+
+export interface WorkflowDefinition {
+	nodes: INode[];
+	connections: IConnections;
+	/** Node type name (as the nodes give it) → the type. */
+	nodeTypes: Record<string, INodeType | IVersionedNodeType>;
+	credentials: Record<string, CredentialEntry>;
+	/** The name of the node the run starts at. */
+	startNode: string;
+	/** Workflow settings, e.g. `executionOrder: 'v1'` (n8n's default for new workflows). */
+	settings?: IWorkflowSettings;
+}
+
+/** Runs a workflow once through WorkflowExecute, with what n8n's server would supply. */
+export async function runWorkflow(definition: WorkflowDefinition): Promise<IRun> {
+	const { nodes, connections, settings } = definition;
+	const workflowData = { id: 'harness', name: 'harness', nodes, connections, active: false, settings };
+	const workflow = new Workflow({ ...workflowData, nodeTypes: registry(definition.nodeTypes) });
+	const executionId = String(++executionCounter);
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+		...workflowData,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	});
+	const additionalData = {
+		credentialsHelper: new RunCredentialsHelper(definition.credentials),
+		hooks,
+		executionId,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		variables: {},
+		logAiEvent: () => {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	return await new WorkflowExecute(additionalData, 'manual').run({
+		workflow,
+		startNode: workflow.getNode(definition.startNode) ?? undefined,
+	});
+}
+
 /** A runner for one node type: each call runs the two-node workflow once. */
 export function createWorkflowRunner(target: TargetNode): (options: WorkflowRun) => Promise<EngineRun> {
 	const name = target.name ?? DEFAULT_NODE_NAME;
 	return async (options) => {
-		const nodeTypeMap: Record<string, INodeType | IVersionedNodeType> = {
-			[target.typeName]: target.nodeType,
-			[SOURCE_TYPE]: inputItemsNode(options.items),
-		};
-		const nodeTypes: INodeTypes = {
-			getByName: (type) => nodeTypeMap[type],
-			getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(nodeTypeMap[type], version),
-			getKnownTypes: () => ({}),
-		};
 		const nodes: INode[] = [
 			{ id: 'source', name: SOURCE_NAME, type: SOURCE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
 			{
@@ -108,44 +162,17 @@ export function createWorkflowRunner(target: TargetNode): (options: WorkflowRun)
 				typeVersion: target.typeVersion,
 				position: [200, 0],
 				parameters: options.parameters,
-				credentials: Object.fromEntries(
-					Object.keys(options.credentials).map((type, index) => [type, { id: String(index + 1), name: type }]),
-				),
+				credentials: nodeCredentials(options.credentials),
 				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 				...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries } : {}),
 			},
 		];
-		const connections = {
-			[SOURCE_NAME]: { main: [[{ node: name, type: NodeConnectionTypes.Main, index: 0 }]] },
-		};
-		const workflowData = { id: 'harness', name: 'harness', nodes, connections, active: false };
-		const workflow = new Workflow({ ...workflowData, nodeTypes });
-		const executionId = String(++executionCounter);
-		const hooks = new ExecutionLifecycleHooks('manual', executionId, {
-			...workflowData,
-			activeVersionId: null,
-			isArchived: false,
-			createdAt: new Date(),
-			updatedAt: new Date(),
-		});
-		const additionalData = {
-			credentialsHelper: new RunCredentialsHelper(options.credentials),
-			hooks,
-			executionId,
-			currentNodeExecutionIndex: 0,
-			restApiUrl: 'http://127.0.0.1/rest',
-			instanceBaseUrl: 'http://127.0.0.1/',
-			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
-			webhookBaseUrl: 'http://127.0.0.1/webhook',
-			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
-			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
-			variables: {},
-			logAiEvent: () => {},
-		} as unknown as IWorkflowExecuteAdditionalData;
-
-		const run = await new WorkflowExecute(additionalData, 'manual').run({
-			workflow,
-			startNode: workflow.getNode(SOURCE_NAME) ?? undefined,
+		const run = await runWorkflow({
+			nodes,
+			connections: { [SOURCE_NAME]: { main: [[{ node: name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+			nodeTypes: { [target.typeName]: target.nodeType, [SOURCE_TYPE]: inputItemsNode(options.items) },
+			credentials: options.credentials,
+			startNode: SOURCE_NAME,
 		});
 		const task = run.data.resultData.runData[name]?.[0];
 		return {

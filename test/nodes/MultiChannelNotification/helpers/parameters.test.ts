@@ -6,7 +6,8 @@ import { runNode } from '../../../helpers/engine';
 /**
  * The node reads every field through n8n's expression engine: for each expression and item, the
  * message it would send (Dry Run) is what n8n's engine itself makes of the same expression on the
- * same item, evaluated here independently through `Workflow.expression` — or both refuse.
+ * same item, evaluated here independently through `Workflow.expression` — or both refuse. The
+ * same as an AI agent's tool: parameters.tool.test.ts.
  */
 
 const credentials = { apiKey: 'test-key-9f2c41d7', baseUrl: 'https://127.0.0.1:9' };
