@@ -159,6 +159,10 @@ const HEADLINES: Record<ToolOutcome, (count: number) => string> = {
 		'The notification service did not confirm the send, so the message may or may not have been delivered. Do not call the tool again for this message; tell the user.',
 };
 
+/** A refusal that breaks no rule of the arguments: an expression or the credential failed. */
+const SETUP_FAILED =
+	'Nothing was sent: the workflow’s own setup (an expression in a field, or the credential) failed for this call, not a rule of the arguments. Tell the user; calling again will most likely fail the same way.';
+
 /**
  * The tool result for a send that did not succeed: what the model reads instead of a thrown
  * error (which would end the whole agent run). No top-level `error` key: n8n's engine treats an
@@ -188,5 +192,7 @@ export function toolResultForError(
 	const problems = problemsOf(error);
 	if (problems.length > 0) return toolErrorResult(problems.map((problem) => nameProblem(problem, parameters)));
 	const detail = error.description?.trim();
-	return toolErrorResult(detail ? [error.message, detail] : [error.message], OUTCOMES[deliveryOf(error)]);
+	const outcome = OUTCOMES[deliveryOf(error)];
+	const result = toolErrorResult(detail ? [error.message, detail] : [error.message], outcome);
+	return outcome === 'refused' ? { ...result, message: SETUP_FAILED } : result;
 }

@@ -248,10 +248,13 @@ describe('tool results come from the facts an error carries', () => {
 		expect(toolResultForError(unreached, {}).outcome).toBe('unreached');
 	});
 
-	test('an input error without problems (credential, expression) is a refusal', () => {
+	test('an error without problems (credential, expression) is a refusal that does not blame the arguments', () => {
 		const error = inputError(smsNode, 0, []);
 		expect(toolResultForError(error, {})).toMatchObject({ sent: false, outcome: 'refused' });
-		expect(toolResultForError(new NodeOperationError(smsNode, 'Credential problem: x'), {})).toMatchObject({ outcome: 'refused' });
+		const credential = toolResultForError(new NodeOperationError(smsNode, 'Credential problem: x'), {});
+		expect(credential).toMatchObject({ sent: false, outcome: 'refused', problems: ['Credential problem: x'] });
+		expect(credential.message).toMatch(/^Nothing was sent: the workflow’s own setup .* not a rule of the arguments/);
+		expect(credential.message).not.toMatch(/argument breaks a rule|problems with the arguments/);
 	});
 
 	test('toolErrorResult lists every problem and says what to do', () => {
