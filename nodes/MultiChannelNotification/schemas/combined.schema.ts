@@ -34,5 +34,3 @@ export const combinedSendSchema = z
 		chat: toTemplateMessage(input),
 		sms: { phone_number: input.smsPhoneNumber, message: input.smsMessage },
 	}));
-
-export type CombinedRequest = z.output<typeof combinedSendSchema>;

@@ -9,7 +9,6 @@ import { CHAT_NUMBER_LABELS, e164PhoneNumber, httpsUrl } from './common';
  */
 
 export const MEDIA_TYPES = ['image', 'video', 'audio', 'document'] as const;
-export type MediaType = (typeof MEDIA_TYPES)[number];
 
 export const RECIPIENT_TYPE = 'individual';
 
@@ -35,5 +34,3 @@ export const mediaSendSchema = z
 		recipient_type: RECIPIENT_TYPE,
 		[mediaType]: mediaType === 'image' && caption ? { link: mediaUrl, caption } : { link: mediaUrl },
 	}));
-
-export type MediaMessage = z.output<typeof mediaSendSchema>;

@@ -19,5 +19,3 @@ export const smsFields = { phoneNumber: smsPhoneNumber, message: requiredText };
 export const smsSendSchema = z
 	.object(smsFields)
 	.transform(({ phoneNumber, message }) => ({ phone_number: phoneNumber, message }));
-
-export type SmsRequest = z.output<typeof smsSendSchema>;

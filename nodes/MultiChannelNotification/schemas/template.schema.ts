@@ -42,9 +42,7 @@ export const TEMPLATE_LABELS = {
 	componentsJson: { label: 'Components (JSON)', json: true },
 } satisfies FieldLabels;
 
-
-/* The template fields of the editor: the input of a template send and of a combined send. */
-
+/** The template fields of the editor: the input of a template send and of a combined send. */
 export const templateFields = {
 	from: e164PhoneNumber,
 	to: e164PhoneNumber,

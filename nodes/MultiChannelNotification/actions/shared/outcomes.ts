@@ -5,8 +5,6 @@ import { asNodeError, forErrorPanel, nodeOf, problemsOf } from '../../helpers/er
 import type { Outcome, RunCounts } from './summary';
 import { ranges, runSummary } from './summary';
 
-export { ranges };
-
 /**
  * The output of one execution and its error policy. One output item per input item, in input
  * order, each with pairedItem. A failed item becomes an error item when the node continues on
