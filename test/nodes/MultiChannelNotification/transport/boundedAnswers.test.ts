@@ -1,7 +1,8 @@
 /**
  * A service answer is read only up to 1 MiB (1,048,576 bytes after decompression) and only for
- * as long as the Timeout option allows, on both transport paths. Each hostile body below would be
- * a valid `success` answer if read to the end, so only the bound can make it fail:
+ * as long as the Timeout option allows, on the one transport path (n8n's request helper over
+ * https). Each hostile body below would be a valid `success` answer if read to the end, so only
+ * the bound can make it fail:
  * - 64 MiB streamed without a length;
  * - a gzip bomb: ~300 KB on the wire inflating to ~300 MB (content-encoding: gzip);
  * - a trickle: headers at once, then one byte every 200 ms, far longer than the timeout.
