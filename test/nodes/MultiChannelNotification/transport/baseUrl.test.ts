@@ -15,12 +15,12 @@ import {
 	SMS_TEXT,
 	SPECIAL_KEY,
 	smsParameters,
-	useHttpsPath,
+	useHostileService,
 } from '../../../helpers/boundary';
 import { runNode } from '../../../helpers/engine';
 import type { RunNodeResult } from '../../../helpers/engine';
 
-const { paths: PATHS } = useHttpsPath();
+const https = useHostileService();
 
 const PASSWORD = 's3cret-Pa55word-77';
 
@@ -32,73 +32,71 @@ async function send(baseUrl: string, items?: IDataObject[], options?: INodeParam
 	});
 }
 
-describe.each(PATHS)('%s', (_path, service) => {
-	test('a send is delivered: the exact request, the output item with the service answer', async () => {
-		service.answer = () => ({
-			status: 200,
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ message: 'success', data: { id: 'sms-1', request_id: 7, full_content: SMS_TEXT } }),
-		});
-		const result = await send(service.url);
-
-		expect(result.error).toBeUndefined();
-		expect(result.output).toEqual([
-			{
-				json: expect.objectContaining({ message: 'success', data: { id: 'sms-1', request_id: 7, full_content: SMS_TEXT } }),
-				pairedItem: { item: 0 },
-			},
-		]);
-		expect(service.requests).toHaveLength(1);
-		const [request] = service.requests;
-		expect(request).toMatchObject({ method: 'POST', url: '/v1/sms/notification' });
-		expect(request.headers.authorization).toBe(SPECIAL_KEY);
-		expect(request.headers['content-type']).toMatch(/^application\/json/);
-		expect(JSON.parse(request.body)).toEqual({ phone_number: '+6281234567890', message: SMS_TEXT });
-		expectNoKey(result, SPECIAL_KEY);
+test('a send is delivered: the exact request, the output item with the service answer', async () => {
+	https.answer = () => ({
+		status: 200,
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ message: 'success', data: { id: 'sms-1', request_id: 7, full_content: SMS_TEXT } }),
 	});
+	const result = await send(https.url);
 
-	test.each(['/v1', '/v1/'])('a Base URL ending in %s sends to /v1/sms/notification', async (suffix) => {
-		const result = await send(`${service.url}${suffix}`);
+	expect(result.error).toBeUndefined();
+	expect(result.output).toEqual([
+		{
+			json: expect.objectContaining({ message: 'success', data: { id: 'sms-1', request_id: 7, full_content: SMS_TEXT } }),
+			pairedItem: { item: 0 },
+		},
+	]);
+	expect(https.requests).toHaveLength(1);
+	const [request] = https.requests;
+	expect(request).toMatchObject({ method: 'POST', url: '/v1/sms/notification' });
+	expect(request.headers.authorization).toBe(SPECIAL_KEY);
+	expect(request.headers['content-type']).toMatch(/^application\/json/);
+	expect(JSON.parse(request.body)).toEqual({ phone_number: '+6281234567890', message: SMS_TEXT });
+	expectNoKey(result, SPECIAL_KEY);
+});
 
-		expect(result.error).toBeUndefined();
-		expect(service.requests.map((request) => request.url)).toEqual(['/v1/sms/notification']);
+test.each(['/v1', '/v1/'])('a Base URL ending in %s sends to /v1/sms/notification', async (suffix) => {
+	const result = await send(`${https.url}${suffix}`);
+
+	expect(result.error).toBeUndefined();
+	expect(https.requests.map((request) => request.url)).toEqual(['/v1/sms/notification']);
+});
+
+const refused: Array<[string, (url: string) => string]> = [
+	['a trailing ?', (url) => `${url}?`],
+	['a trailing #', (url) => `${url}#`],
+	['a trailing /?', (url) => `${url}/?`],
+	['a query', (url) => `${url}/?tenant=a`],
+	['a fragment', (url) => `${url}#section`],
+	['a space inside', (url) => `${url}/my service`],
+	['a tab inside', (url) => `${url}/my\tservice`],
+	['a line break inside', (url) => `${url}/my\nservice`],
+];
+
+test.each(refused)('%s: refused, no connection', async (_name, make) => {
+	const baseUrl = make(https.url);
+	const result = await send(baseUrl);
+
+	expect({ error: result.error?.name, connections: https.connections(), requests: https.requests.length }).toEqual({
+		error: 'NodeOperationError',
+		connections: 0,
+		requests: 0,
 	});
+	expect(errorText(result).message).toMatch(/Base URL/);
+	expectNotReportedSent(result, false);
+});
 
-	const refused: Array<[string, (url: string) => string]> = [
-		['a trailing ?', (url) => `${url}?`],
-		['a trailing #', (url) => `${url}#`],
-		['a trailing /?', (url) => `${url}/?`],
-		['a query', (url) => `${url}/?tenant=a`],
-		['a fragment', (url) => `${url}#section`],
-		['a space inside', (url) => `${url}/my service`],
-		['a tab inside', (url) => `${url}/my\tservice`],
-		['a line break inside', (url) => `${url}/my\nservice`],
-	];
+test('user:password in the Base URL: refused, no connection, the password never shown', async () => {
+	const baseUrl = https.url.replace('://', `://mcn-user:${PASSWORD}@`);
+	const result = await send(baseUrl);
 
-	test.each(refused)('%s: refused, no connection', async (_name, make) => {
-		const baseUrl = make(service.url);
-		const result = await send(baseUrl);
-
-		expect({ error: result.error?.name, connections: service.connections(), requests: service.requests.length }).toEqual({
-			error: 'NodeOperationError',
-			connections: 0,
-			requests: 0,
-		});
-		expect(errorText(result).message).toMatch(/Base URL/);
-		expectNotReportedSent(result, false);
+	expect({ error: result.error?.name, connections: https.connections(), requests: https.requests.length }).toEqual({
+		error: 'NodeOperationError',
+		connections: 0,
+		requests: 0,
 	});
-
-	test('user:password in the Base URL: refused, no connection, the password never shown', async () => {
-		const baseUrl = service.url.replace('://', `://mcn-user:${PASSWORD}@`);
-		const result = await send(baseUrl);
-
-		expect({ error: result.error?.name, connections: service.connections(), requests: service.requests.length }).toEqual({
-			error: 'NodeOperationError',
-			connections: 0,
-			requests: 0,
-		});
-		expect(errorText(result).message).toMatch(/Base URL/);
-		expectNoKey(result, PASSWORD);
-		expectNoKey(result, SPECIAL_KEY);
-	});
+	expect(errorText(result).message).toMatch(/Base URL/);
+	expectNoKey(result, PASSWORD);
+	expectNoKey(result, SPECIAL_KEY);
 });
