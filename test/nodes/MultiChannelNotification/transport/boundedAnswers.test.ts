@@ -16,7 +16,7 @@ import {
 	SPECIAL_KEY,
 	smsParameters,
 	withPeakRss,
-	useHttpsPath,
+	useHostileService,
 } from '../../../helpers/boundary';
 import type { UsedService } from '../../../helpers/boundary';
 import { runNode } from '../../../helpers/engine';
@@ -31,7 +31,9 @@ const TRICKLE_EVERY_MS = 200;
 const TRICKLED_BODY = '{"message":"success","data":{"id":"slow","marker":"TRICKLE-MARKER"}}';
 const TRICKLE_TOTAL_MS = TRICKLED_BODY.length * TRICKLE_EVERY_MS;
 
-const { paths: PATHS } = useHttpsPath();
+const https = useHostileService();
+/** How the recorded figures and the printed RSS lines name the transport. */
+const TRANSPORT = 'https (n8n request helper)';
 
 const figures: Record<string, number> = {};
 
@@ -65,48 +67,46 @@ function expectTooLarge(result: RunNodeResult, service: UsedService, marker: str
 	expectNoKey(result, SPECIAL_KEY);
 }
 
-describe.each(PATHS)('%s', (path, service) => {
-	test.each([false, true])('a 64 MiB answer is refused past 1 MiB, RSS bounded (continue on fail: %s)', async (continueOnFail) => {
-		const marker = `BIG-BODY-MARKER-${continueOnFail}`;
-		service.answer = () => streamedAnswer(`{"message":"success","data":{"id":"big","marker":"${marker}"}`, 64 * 1024 * 1024, '}');
-		const { result, peakGrowthMb, afterGrowthMb } = await withPeakRss(async () => await send(service, continueOnFail));
-		figures[`64 MiB body, ${path}, continue on fail ${continueOnFail}`] = peakGrowthMb;
-		console.log(`[service boundary] 64 MiB answer over ${path}: peak RSS growth ${peakGrowthMb} MB (after: ${afterGrowthMb} MB)`);
+test.each([false, true])('a 64 MiB answer is refused past 1 MiB, RSS bounded (continue on fail: %s)', async (continueOnFail) => {
+	const marker = `BIG-BODY-MARKER-${continueOnFail}`;
+	https.answer = () => streamedAnswer(`{"message":"success","data":{"id":"big","marker":"${marker}"}`, 64 * 1024 * 1024, '}');
+	const { result, peakGrowthMb, afterGrowthMb } = await withPeakRss(async () => await send(https, continueOnFail));
+	figures[`64 MiB body, ${TRANSPORT}, continue on fail ${continueOnFail}`] = peakGrowthMb;
+	console.log(`[service boundary] 64 MiB answer over ${TRANSPORT}: peak RSS growth ${peakGrowthMb} MB (after: ${afterGrowthMb} MB)`);
 
-		expectTooLarge(result, service, marker, continueOnFail);
-		expect(peakGrowthMb).toBeLessThan(MAX_RSS_GROWTH_MB);
+	expectTooLarge(result, https, marker, continueOnFail);
+	expect(peakGrowthMb).toBeLessThan(MAX_RSS_GROWTH_MB);
+});
+
+test('a gzip bomb (~300 KB inflating to ~300 MB) is refused past 1 MiB inflated, RSS bounded', async () => {
+	const { gzip, inflated } = await gzipBomb();
+	https.answer = () => ({
+		status: 200,
+		headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+		body: gzip,
 	});
+	const { result, peakGrowthMb, afterGrowthMb } = await withPeakRss(async () => await send(https, false));
+	figures[`gzip bomb, ${TRANSPORT}`] = peakGrowthMb;
+	console.log(
+		`[service boundary] gzip bomb (${Math.round(gzip.length / 1024)} KB → ${Math.round(inflated / 1024 / 1024)} MB) over ${TRANSPORT}: peak RSS growth ${peakGrowthMb} MB (after: ${afterGrowthMb} MB)`,
+	);
 
-	test('a gzip bomb (~300 KB inflating to ~300 MB) is refused past 1 MiB inflated, RSS bounded', async () => {
-		const { gzip, inflated } = await gzipBomb();
-		service.answer = () => ({
-			status: 200,
-			headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-			body: gzip,
-		});
-		const { result, peakGrowthMb, afterGrowthMb } = await withPeakRss(async () => await send(service, false));
-		figures[`gzip bomb, ${path}`] = peakGrowthMb;
-		console.log(
-			`[service boundary] gzip bomb (${Math.round(gzip.length / 1024)} KB → ${Math.round(inflated / 1024 / 1024)} MB) over ${path}: peak RSS growth ${peakGrowthMb} MB (after: ${afterGrowthMb} MB)`,
-		);
+	expectTooLarge(result, https, 'BOMB-BODY-MARKER', false);
+	expect(peakGrowthMb).toBeLessThan(MAX_RSS_GROWTH_MB);
+});
 
-		expectTooLarge(result, service, 'BOMB-BODY-MARKER', false);
-		expect(peakGrowthMb).toBeLessThan(MAX_RSS_GROWTH_MB);
-	});
+test(`a trickled answer (a byte every ${TRICKLE_EVERY_MS} ms) fails as a timeout, long before the trickle ends`, async () => {
+	https.answer = () => trickledAnswer(TRICKLED_BODY, TRICKLE_EVERY_MS);
+	const started = Date.now();
+	const result = await send(https, true, TIMEOUT_MS);
+	const elapsed = Date.now() - started;
 
-	test(`a trickled answer (a byte every ${TRICKLE_EVERY_MS} ms) fails as a timeout, long before the trickle ends`, async () => {
-		service.answer = () => trickledAnswer(TRICKLED_BODY, TRICKLE_EVERY_MS);
-		const started = Date.now();
-		const result = await send(service, true, TIMEOUT_MS);
-		const elapsed = Date.now() - started;
-
-		expectNotReportedSent(result, true);
-		const { message } = errorText(result);
-		expect(message).toMatch(new RegExp(`did not answer within ${TIMEOUT_MS} ms`));
-		// The whole body would have arrived after TRICKLE_TOTAL_MS (~13 s) and been a success.
-		expect(elapsed).toBeLessThan(TRICKLE_TOTAL_MS / 2);
-		expect(service.requests).toHaveLength(1);
-		expect(JSON.stringify(result.output)).not.toContain('TRICKLE-MARKER');
-		expectNoKey(result, SPECIAL_KEY);
-	});
+	expectNotReportedSent(result, true);
+	const { message } = errorText(result);
+	expect(message).toMatch(new RegExp(`did not answer within ${TIMEOUT_MS} ms`));
+	// The whole body would have arrived after TRICKLE_TOTAL_MS (~13 s) and been a success.
+	expect(elapsed).toBeLessThan(TRICKLE_TOTAL_MS / 2);
+	expect(https.requests).toHaveLength(1);
+	expect(JSON.stringify(result.output)).not.toContain('TRICKLE-MARKER');
+	expectNoKey(result, SPECIAL_KEY);
 });
