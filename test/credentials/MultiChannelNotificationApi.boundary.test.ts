@@ -13,7 +13,6 @@ import { CredentialTestContext } from 'n8n-core';
 import { MultiChannelNotificationApi } from '../../credentials/MultiChannelNotificationApi.credentials';
 import { MultiChannelNotification } from '../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { expectTextHasNoKey, SPECIAL_KEY, useHostileService, withPeakRss } from '../helpers/boundary';
-import type { UsedService } from '../helpers/boundary';
 import type { HostileAnswer } from '../helpers/hostileService';
 import { closedPort, redirectAnswer, streamedAnswer } from '../helpers/hostileService';
 
@@ -29,9 +28,6 @@ async function testCredential(data: { apiKey: string; baseUrl: string }): Promis
 
 const https = useHostileService();
 const target = useHostileService();
-const PATHS: Array<[string, UsedService]> = [
-	['https', https],
-];
 
 const json = (status: number, body: unknown): HostileAnswer => ({
 	status,
@@ -40,38 +36,36 @@ const json = (status: number, body: unknown): HostileAnswer => ({
 });
 const page = (status: number, body: string): HostileAnswer => ({ status, headers: { 'content-type': 'text/html' }, body });
 
-describe.each(PATHS)('over %s', (_path, service) => {
-	test('400 (the empty request refused as invalid): OK, the key was accepted', async () => {
-		service.answer = () => json(400, { message: 'phone_number is required' });
-		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: service.url });
+test('400 (the empty request refused as invalid): OK, the key was accepted', async () => {
+	https.answer = () => json(400, { message: 'phone_number is required' });
+	const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url });
 
-		expect(result.status).toBe('OK');
-		expect(service.requests).toHaveLength(1);
-		expect(service.requests[0]).toMatchObject({ method: 'POST', url: '/v1/sms/notification', body: '{}' });
-		expect(service.requests[0].headers.authorization).toBe(SPECIAL_KEY);
+	expect(result.status).toBe('OK');
+	expect(https.requests).toHaveLength(1);
+	expect(https.requests[0]).toMatchObject({ method: 'POST', url: '/v1/sms/notification', body: '{}' });
+	expect(https.requests[0].headers.authorization).toBe(SPECIAL_KEY);
+});
+
+test('401 JSON: Error, the key was rejected, with the service message', async () => {
+	https.answer = () => json(401, { message: 'Unauthorized: unknown key' });
+	const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url });
+
+	expect(result.status).toBe('Error');
+	expect(result.message).toMatch(/rejected the API key/);
+	expect(result.message).toContain('Unauthorized: unknown key');
+});
+
+test('302: Error naming the redirect, not followed', async () => {
+	https.answer = () => redirectAnswer(302, `${target.url}/v1/sms/notification?token=abc`);
+	const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: https.url });
+
+	expect({ status: result.status, requests: https.requests.length, targetRequests: target.requests.length, targetConnections: target.connections() }).toEqual({
+		status: 'Error',
+		requests: 1,
+		targetRequests: 0,
+		targetConnections: 0,
 	});
-
-	test('401 JSON: Error, the key was rejected, with the service message', async () => {
-		service.answer = () => json(401, { message: 'Unauthorized: unknown key' });
-		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: service.url });
-
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/rejected the API key/);
-		expect(result.message).toContain('Unauthorized: unknown key');
-	});
-
-	test('302: Error naming the redirect, not followed', async () => {
-		service.answer = () => redirectAnswer(302, `${target.url}/v1/sms/notification?token=abc`);
-		const result = await testCredential({ apiKey: SPECIAL_KEY, baseUrl: service.url });
-
-		expect({ status: result.status, requests: service.requests.length, targetRequests: target.requests.length, targetConnections: target.connections() }).toEqual({
-			status: 'Error',
-			requests: 1,
-			targetRequests: 0,
-			targetConnections: 0,
-		});
-		expect(result.message).toMatch(/redirect/i);
-	});
+	expect(result.message).toMatch(/redirect/i);
 });
 
 describe('a refused key', () => {
