@@ -220,12 +220,3 @@ export function useHostileService({ insecure = false }: { insecure?: boolean } =
 	});
 	return used;
 }
-
-/**
- * The hostile service on the one transport path there is: https through n8n's request helper
- * (plain http Base URLs are refused before any connection). `paths` keeps the tests' table form.
- */
-export function useHttpsPath(): { https: UsedService; paths: Array<[string, UsedService]> } {
-	const https = useHostileService();
-	return { https, paths: [['https (n8n request helper)', https]] };
-}
