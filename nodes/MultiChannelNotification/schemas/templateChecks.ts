@@ -78,15 +78,17 @@ function bodyCount(input: Partial<TemplateInput>): { field: CountedField; count:
  */
 function readPlaceholders(content: string): { highest: number; problem?: string } {
 	const numbers = placeholderNumbers(content);
-	const highest = Math.max(0, ...numbers);
+	const highest = numbers.at(-1) ?? 0;
 	if (numbers[0] === 0) return { highest, problem: 'must number its placeholders from {{1}}, but uses {{0}}' };
+	// Counted, not listed: a stray {{99999999}} must not make a list of every number below it.
+	const missing = highest - numbers.length;
+	if (missing === 0) return { highest };
 	const used = new Set(numbers);
-	const missing = Array.from({ length: highest }, (_unused, at) => at + 1).filter((number) => !used.has(number));
-	if (missing.length === 0) return { highest };
-	const named = missing.slice(0, 5).map((number) => `{{${number}}}`);
+	const named: string[] = [];
+	for (let number = 1; named.length < Math.min(5, missing); number++) if (!used.has(number)) named.push(`{{${number}}}`);
 	return {
 		highest,
-		problem: `must number its placeholders {{1}} to {{${highest}}} without gaps, but ${named.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`,
+		problem: `must number its placeholders {{1}} to {{${highest}}} without gaps, but ${named.join(', ')} ${missing === 1 ? 'is' : 'are'} missing`,
 	};
 }
 

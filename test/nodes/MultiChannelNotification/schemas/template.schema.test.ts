@@ -259,6 +259,12 @@ describe('Template Content: placeholders numbered {{1}}…{{N}}, one body parame
 		['too many for none', 'Thanks!', ['a'], 'Body Parameters must be empty: Template Content has no {{1}}-style placeholders, but 1 was given'],
 		['a gap', 'Hi {{1}} {{3}}', ['a', 'b'], 'Template Content must number its placeholders {{1}} to {{3}} without gaps, but {{2}} is missing — got "Hi {{1}} {{3}}"'],
 		['a zero', 'Hi {{0}}', ['a'], 'Template Content must number its placeholders from {{1}}, but uses {{0}} — got "Hi {{0}}"'],
+		[
+			'a stray huge number (named at once, the first five gaps shown)',
+			'Hi {{1}} {{3}} {{999999999}}',
+			['a'],
+			'Template Content must number its placeholders {{1}} to {{999999999}} without gaps, but {{2}}, {{4}}, {{5}}, {{6}}, {{7}} are missing — got "Hi {{1}} {{3}} {{999999999}}"',
+		],
 	])('refuses %s', (_name, templateContent, bodyParameters, line) => {
 		const [problem] = check(templateItem({ templateContent, bodyParameters })).problems;
 		expect(`${problem.field} ${problem.rule}${problem.value === undefined ? '' : ` — got ${problem.value}`}`).toBe(line);

@@ -61,7 +61,7 @@ export function readTemplateFields(
  */
 function readPlaceholderValues(context: IExecuteFunctions, itemIndex: number, content: unknown): unknown[] {
 	if (typeof content !== 'string') return [];
-	const highest = Math.min(Math.max(0, ...placeholderNumbers(content)), PLACEHOLDER_INPUT_COUNT);
+	const highest = Math.min(placeholderNumbers(content).at(-1) ?? 0, PLACEHOLDER_INPUT_COUNT);
 	const read = Array.from({ length: highest }, (_unused, at) =>
 		asText(context.getNodeParameter(placeholderInputName(at + 1), itemIndex, '')),
 	);
