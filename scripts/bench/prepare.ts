@@ -183,12 +183,8 @@ async function main(): Promise<void> {
 	const { MultiChannelNotificationApi } = (await import(
 		join(REPO_ROOT, 'dist', 'credentials', 'MultiChannelNotificationApi.credentials.js')
 	)) as typeof import('../../credentials/MultiChannelNotificationApi.credentials');
-	type Operations = Record<string, { prepare: Prepare }>;
-	const operations: Record<string, Operations> = {
-		chatMessage: ((await import(join(dist, 'actions/chatMessage/index.js'))) as { operations: Operations }).operations,
-		sms: ((await import(join(dist, 'actions/sms/index.js'))) as { operations: Operations }).operations,
-		combined: ((await import(join(dist, 'actions/combined/index.js'))) as { operations: Operations }).operations,
-	};
+	const operations = ((await import(join(dist, 'actions/registry.js'))) as { registry: Record<string, Record<string, { prepare: Prepare }>> })
+		.registry;
 	const real = new MultiChannelNotification();
 	const results: PrepareResult[] = [];
 	for (const testCase of CASES) {
