@@ -15,18 +15,21 @@ export interface RunCounts {
 	rateLimited?: { times: number; longestWaitMs: number };
 }
 
-/** "0–4, 7, 9–10": a short list of item indexes. */
-export function ranges(indexes: number[]): string {
+/** ["0–4", "7", "9–10"]: item indexes as runs. */
+function runsOf(indexes: number[]): string[] {
 	const sorted = [...indexes].sort((a, b) => a - b);
-	const parts: string[] = [];
+	const runs: string[] = [];
 	for (let start = 0; start < sorted.length; ) {
 		let end = start;
 		while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end++;
-		parts.push(start === end ? `${sorted[start]}` : `${sorted[start]}–${sorted[end]}`);
+		runs.push(start === end ? `${sorted[start]}` : `${sorted[start]}–${sorted[end]}`);
 		start = end + 1;
 	}
-	return parts.join(', ');
+	return runs;
 }
+
+/** "0–4, 7, 9–10": a short list of item indexes. */
+export const ranges = (indexes: number[]): string => runsOf(indexes).join(', ');
 
 const LABELS: Record<Outcome, string> = { sent: 'Sent', refused: 'refused', skipped: 'skipped', dryRun: 'dry run' };
 const MAX_LISTED = 12;
@@ -42,8 +45,8 @@ function part(outcome: Outcome, indexes: number[], total: number): string {
 	if (indexes.length === 0 || indexes.length === total || (outcome === 'sent' && indexes.length > MAX_LISTED)) {
 		return `${label} ${count}`;
 	}
-	const listed = ranges(indexes);
-	const short = listed.split(', ').length > MAX_LISTED ? `${listed.split(', ').slice(0, MAX_LISTED).join(', ')}, …` : listed;
+	const runs = runsOf(indexes);
+	const short = runs.length > MAX_LISTED ? `${runs.slice(0, MAX_LISTED).join(', ')}, …` : runs.join(', ');
 	return `${label} ${count} (item${indexes.length === 1 ? '' : 's'} ${short})`;
 }
 

@@ -26,7 +26,7 @@ export function readTemplateFields(
 	const content = context.getNodeParameter('templateContent', itemIndex, '') as unknown;
 	const fields = context.getNodeParameter('componentsInputMode', itemIndex, 'fields') !== 'json';
 	const header = fields ? readText(context, 'headerImageUrl', itemIndex, { trim: true }) : '';
-	const entries = (name: string) => readCollectionEntries(context, name, name === 'bodyParameters' ? 'parameter' : 'button', itemIndex);
+	const entries = (name: string, key = 'button') => readCollectionEntries(context, name, key, itemIndex);
 	const [urlButton] = fields ? entries('urlButton') : [];
 	const urlIndex = asText(urlButton?.index, { trim: true });
 	// Every key is present (undefined when not used), so all items share one object shape.
@@ -42,7 +42,7 @@ export function readTemplateFields(
 		headerImageUrl: header === '' || header === null ? undefined : header,
 		templateTextTurnedIntoExpression: templateTextTurnedIntoExpression(context, itemIndex),
 		placeholderValues: fields ? readPlaceholderValues(context, itemIndex, content) : undefined,
-		bodyParameters: fields ? entries('bodyParameters').map((entry) => asText(entry.text)) : undefined,
+		bodyParameters: fields ? entries('bodyParameters', 'parameter').map((entry) => asText(entry.text)) : undefined,
 		quickReplyButtons: fields
 			? entries('quickReplyButtons').map((button) => ({ index: asText(button.index, { trim: true }), payload: asText(button.payload) }))
 			: undefined,
