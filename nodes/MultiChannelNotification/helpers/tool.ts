@@ -169,12 +169,12 @@ const SETUP_FAILED =
  * output whose first item has one as a failed node and, with "Retry On Fail", runs it again,
  * which for an unconfirmed send could deliver the message twice.
  */
-export function toolErrorResult(problems: string[], outcome: ToolOutcome = 'refused'): IDataObject {
+export function toolErrorResult(problems: string[], outcome: ToolOutcome = 'refused', headline?: string): IDataObject {
 	const listed = problems.length > 0 ? problems : ['the input was refused'];
 	return {
 		sent: outcome === 'unknown' ? 'unknown' : false,
 		outcome,
-		message: HEADLINES[outcome](listed.length),
+		message: headline ?? HEADLINES[outcome](listed.length),
 		problems: listed,
 	};
 }
@@ -193,6 +193,5 @@ export function toolResultForError(
 	if (problems.length > 0) return toolErrorResult(problems.map((problem) => nameProblem(problem, parameters)));
 	const detail = error.description?.trim();
 	const outcome = OUTCOMES[deliveryOf(error)];
-	const result = toolErrorResult(detail ? [error.message, detail] : [error.message], outcome);
-	return outcome === 'refused' ? { ...result, message: SETUP_FAILED } : result;
+	return toolErrorResult(detail ? [error.message, detail] : [error.message], outcome, outcome === 'refused' ? SETUP_FAILED : undefined);
 }
