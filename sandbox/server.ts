@@ -52,6 +52,14 @@ export interface SandboxOptions {
 	rateLimit?: RateLimit;
 	/** Key and certificate to serve https with; default the run's (SANDBOX_TLS_DIR, see sandbox/tls.ts). */
 	tls?: TlsMaterial;
+	/** The clock arrival times and the rate limit read, in ms since the epoch; default Date.now. Tests inject one they move by hand. */
+	now?: () => number;
+}
+
+/** Hold API answers until this many requests are open at once, or this many arrived since the last reset (the tail of a run). */
+export interface AnswerGate {
+	inFlight: number;
+	received: number;
 }
 
 export interface RecordedRequest {
@@ -73,6 +81,8 @@ export interface RecordedRequest {
 	fault?: string;
 	/** Refused with 429 by the rate limit (SandboxOptions.rateLimit). */
 	rateLimited?: boolean;
+	/** The latency the answer was held back by (setLatency), when it was answered. */
+	latencyMs?: number;
 }
 
 export type FaultKind = 'status' | 'timeout' | 'reset' | 'nonJson' | 'errorMessage';
@@ -106,7 +116,7 @@ export interface SandboxStats {
 	/** Delivered requests whose rawBody equals an earlier delivered one (double sends). */
 	duplicateBodies: number;
 	pendingFaults: number;
-	/** Most API requests open at the same moment since the last reset: shows a client's concurrency. */
+	/** Most API requests open at the same moment since the last reset: shows a client's concurrency. Requests that arrived before the reset are not counted. */
 	maxInFlight: number;
 	/** Requests the rate limit refused with 429. */
 	rateLimited: number;
@@ -128,7 +138,16 @@ export interface Sandbox {
 	/** Queued; applied in FIFO order to the next matching API requests. Throws on a malformed fault. */
 	injectFault(fault: Fault): void;
 	clearFaults(): void;
-	/** Clears requests and faults; started chats, latency and the rate limit go back to the options. */
+	/**
+	 * Answers nothing until the gate's condition holds, then answers every held request at once.
+	 * Shows a client's concurrency exactly, however slowly the machine runs.
+	 */
+	holdAnswers(gate: AnswerGate): void;
+	/** API requests open now, from before the last reset too. */
+	openRequests(): number;
+	/** Waits until no API request is open, at most `deadlineMs`; resolves with how many are still open. */
+	whenIdle(deadlineMs: number): Promise<number>;
+	/** Clears requests, faults, the counters and any answer gate; started chats, latency and the rate limit go back to the options. */
 	reset(): void;
 	/** Closes the server and destroys every open socket, hung ones included. */
 	stop(): Promise<void>;
@@ -319,9 +338,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	let latencyMs = initialLatency;
 	let rateLimit = initialRateLimit;
 	let limiter: Limiter | undefined = rateLimit === undefined ? undefined : createLimiter(rateLimit.shape);
+	const now = options.now ?? Date.now;
 	let seq = 0;
+	// Requests open in the current epoch (since the last reset), and in all.
+	let epoch = 0;
 	let inFlight = 0;
 	let maxInFlight = 0;
+	let open = 0;
+	let idleWaiters: Array<() => void> = [];
+	let gate: AnswerGate | undefined;
+	let held: Array<() => void> = [];
 	// Never reset, so SMS request ids stay unique for the life of the sandbox.
 	let smsRequestId = 0;
 	const sockets = new Set<Socket>();
@@ -386,7 +412,45 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		limiter = undefined;
 		setRateLimit(initialRateLimit);
 		seq = 0;
-		maxInFlight = inFlight;
+		epoch++;
+		inFlight = 0;
+		maxInFlight = 0;
+		gate = undefined;
+		releaseHeld();
+	}
+
+	function releaseHeld(): void {
+		const answers = held;
+		held = [];
+		for (const answer of answers) answer();
+	}
+
+	/** Opens the gate for good once its condition holds. */
+	function checkGate(): void {
+		if (gate !== undefined && (inFlight >= gate.inFlight || requests.length >= gate.received)) {
+			gate = undefined;
+			releaseHeld();
+		}
+	}
+
+	function holdAnswers(next: AnswerGate): void {
+		gate = { ...next };
+		checkGate();
+	}
+
+	function whenIdle(deadlineMs: number): Promise<number> {
+		if (open === 0) return Promise.resolve(0);
+		return new Promise<number>((resolve) => {
+			const done = () => {
+				clearTimeout(timer);
+				resolve(open);
+			};
+			const timer = setTimeout(() => {
+				idleWaiters = idleWaiters.filter((waiter) => waiter !== done);
+				resolve(open);
+			}, deadlineMs);
+			idleWaiters.push(done);
+		});
 	}
 
 	function stats(): SandboxStats {
@@ -490,6 +554,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	function answerLater(res: ServerResponse, outcome: Outcome, record: RecordedRequest): void {
 		// 'timeout' holds the socket open until the client gives up or stop() destroys it.
 		if (outcome.kind === 'timeout') return;
+		if (gate !== undefined) {
+			held.push(() => answerLater(res, outcome, record));
+			return;
+		}
+		record.latencyMs = latencyMs;
 		if (latencyMs <= 0) {
 			write(res, outcome, record);
 			return;
@@ -503,20 +572,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 	async function handleApi(req: IncomingMessage, res: ServerResponse, path: string, log: LogContext): Promise<void> {
 		seq++;
+		const arrivedIn = epoch;
 		inFlight++;
+		open++;
 		maxInFlight = Math.max(maxInFlight, inFlight);
 		// Open until answered ('finish') or given up ('close'): over https with `Connection: close`,
 		// 'close' waits for the TLS teardown and would count a finished request into the next one.
-		let open = true;
+		let settled = false;
 		const settle = () => {
-			if (open) inFlight--;
-			open = false;
+			if (settled) return;
+			settled = true;
+			open--;
+			// A request from before the last reset is not counted against the next test.
+			if (arrivedIn === epoch) inFlight--;
+			if (open === 0) {
+				const waiters = idleWaiters;
+				idleWaiters = [];
+				for (const waiter of waiters) waiter();
+			}
 		};
 		res.once('finish', settle);
 		res.once('close', settle);
 		const record: RecordedRequest = {
 			seq,
-			receivedAt: Date.now(),
+			receivedAt: now(),
 			method: req.method ?? '',
 			path,
 			headers: flattenHeaders(req.headers),
@@ -527,6 +606,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			delivered: false,
 		};
 		requests.push(record);
+		checkGate();
 		// Taken on arrival so concurrent requests consume faults in the order they came in.
 		const fault = takeFault(path);
 		if (fault) {
@@ -723,6 +803,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		stopping ??= new Promise<void>((resolve) => {
 			for (const timer of timers) clearTimeout(timer);
 			timers.clear();
+			gate = undefined;
+			held = [];
 			server.close(() => resolve());
 			for (const socket of sockets) socket.destroy();
 		});
@@ -743,6 +825,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clearFaults: () => {
 			faults = [];
 		},
+		holdAnswers,
+		openRequests: () => open,
+		whenIdle,
 		reset,
 		stop,
 	};

@@ -6,3 +6,9 @@ afterAll(() => {
 	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
 	Container.get(SSHClientsManager).onShutdown();
 });
+
+// setup-env.js made this file's n8n user folder (it holds an encryption key): remove it.
+afterAll(() => {
+	const folder = process.env.MCN_TEST_USER_FOLDER;
+	if (folder) require('fs').rmSync(folder, { recursive: true, force: true });
+});

@@ -6,5 +6,6 @@ const path = require('path');
 
 if (!process.env.N8N_USER_FOLDER) {
 	process.env.N8N_USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'mcn-n8n-'));
+	process.env.MCN_TEST_USER_FOLDER = process.env.N8N_USER_FOLDER;
 }
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';

@@ -78,7 +78,7 @@ class Editor {
 	}
 
 	async fields(page: Page, label: string, shown: string[], hidden: string[]): Promise<void> {
-		for (const field of shown) await page.getByTestId(testId(field)).first().waitFor({ state: 'visible', timeout: 10_000 });
+		for (const field of shown) await page.getByTestId(testId(field)).first().waitFor({ state: 'visible', timeout: 30_000 });
 		const wronglyShown: string[] = [];
 		for (const field of hidden) if (await page.getByTestId(testId(field)).first().isVisible()) wronglyShown.push(field);
 		const said = [shown.length > 0 ? `shows ${shown.join(', ')}` : '', hidden.length > 0 ? `hides ${hidden.join(', ')}` : ''];

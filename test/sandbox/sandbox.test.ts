@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH, startSandbox } from '../../sandbox/server';
+import { expectIdle } from '../helpers/sandbox';
 import type { Fault, RecordedRequest, Sandbox, SandboxStats } from '../../sandbox/server';
 
 type Json = Record<string, unknown>;
@@ -75,6 +76,9 @@ interface Answer {
 }
 
 let sandbox: Sandbox;
+/** The sandbox's clock while a test holds it still (rate-limit windows); undefined is the real clock. */
+let clockMs: number | undefined;
+const now = () => clockMs ?? Date.now();
 
 async function send(
 	apiPath: string,
@@ -111,7 +115,7 @@ async function control(name: string, method = 'GET', payload?: unknown): Promise
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, apiKey: KEY, startedChats: [STARTED] });
+	sandbox = await startSandbox({ port: 0, apiKey: KEY, startedChats: [STARTED], now });
 });
 
 afterAll(async () => {
@@ -120,6 +124,11 @@ afterAll(async () => {
 
 beforeEach(() => {
 	sandbox.reset();
+	clockMs = undefined;
+});
+
+afterEach(async () => {
+	await expectIdle(sandbox);
 });
 
 interface Case {
@@ -515,10 +524,9 @@ describe('recording', () => {
 		expect(sandbox.requests).toHaveLength(1);
 		sandbox.reset();
 		expect(sandbox.requests).toHaveLength(0);
-		const startedAt = Date.now();
 		// No fault and no latency any more, and TO is no longer a started chat (STARTED still is).
 		expect((await send(SMS_PATH, smsRequest())).status).toBe(200);
-		expect(Date.now() - startedAt).toBeLessThan(400);
+		expect(sandbox.requests[0].latencyMs).toBe(0);
 		expect((await send(WA_MESSAGE_PATH, { ...mediaMessage('image'), to: TO })).status).toBe(403);
 		expect((await send(WA_MESSAGE_PATH, mediaMessage('image'))).status).toBe(200);
 		expect(sandbox.requests[0].seq).toBe(1);
@@ -643,21 +651,57 @@ describe('faults', () => {
 	});
 });
 
+describe('requests in flight', () => {
+	it('holdAnswers answers nothing until that many requests are open at once, then all of them', async () => {
+		sandbox.holdAnswers({ inFlight: 3, received: 10 });
+		const first = [send(SMS_PATH, smsRequest()), send(SMS_PATH, smsRequest())];
+		while (sandbox.openRequests() < 2) await new Promise((resolve) => setImmediate(resolve));
+		expect(sandbox.requests.every((request) => request.status === 0)).toBe(true);
+		const answers = await Promise.all([...first, send(SMS_PATH, smsRequest())]);
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+		expect(sandbox.stats().maxInFlight).toBe(3);
+	});
+
+	it('holdAnswers also opens once `received` requests arrived (the tail of a run)', async () => {
+		sandbox.holdAnswers({ inFlight: 5, received: 2 });
+		const answers = await Promise.all([send(SMS_PATH, smsRequest()), send(SMS_PATH, smsRequest())]);
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+	});
+
+	it('a request open across reset() is not counted against the next test; whenIdle waits for it', async () => {
+		sandbox.injectFault({ kind: 'timeout' });
+		const controller = new AbortController();
+		const hung = send(SMS_PATH, smsRequest(), { signal: controller.signal }).catch(() => 'aborted');
+		while (sandbox.openRequests() < 1) await new Promise((resolve) => setImmediate(resolve));
+		sandbox.reset();
+		await send(SMS_PATH, smsRequest());
+		expect(sandbox.stats().maxInFlight).toBe(1);
+		expect(sandbox.openRequests()).toBe(1);
+		// Held with a deadline far past any close, the abort below settles it.
+		const idle = sandbox.whenIdle(20_000);
+		controller.abort();
+		expect(await hung).toBe('aborted');
+		expect(await idle).toBe(0);
+	});
+});
+
 describe('latency', () => {
 	it('delays API answers but not control endpoints', async () => {
 		sandbox.setLatency(200);
-		let startedAt = Date.now();
+		const startedAt = Date.now();
 		expect((await send(SMS_PATH, smsRequest())).status).toBe(200);
-		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(180);
-		startedAt = Date.now();
+		// A timer never fires early, so this lower bound holds on any machine.
+		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(200);
+		expect(sandbox.requests[0].latencyMs).toBe(200);
+		// A control request held back like an API one would wait out this latency, far past the
+		// test's own 30 s limit, so the test would fail instead of passing.
+		sandbox.setLatency(600_000);
 		expect((await control('stats')).status).toBe(200);
-		expect(Date.now() - startedAt).toBeLessThan(150);
 	});
 
 	it('without latency answers at once', async () => {
-		const startedAt = Date.now();
 		expect((await send(SMS_PATH, smsRequest())).status).toBe(200);
-		expect(Date.now() - startedAt).toBeLessThan(150);
+		expect(sandbox.requests[0].latencyMs).toBe(0);
 	});
 
 	it('setLatency refuses a negative value', () => {
@@ -666,11 +710,10 @@ describe('latency', () => {
 });
 
 describe('rate limit', () => {
-	/** Waits until early in a whole second, so a burst of quick requests falls in one window. */
-	async function startOfWindow(): Promise<number> {
-		const into = Date.now() % 1000;
-		if (into > 300) await new Promise((resolve) => setTimeout(resolve, 1005 - into));
-		return Math.floor(Date.now() / 1000) * 1000;
+	/** Holds the sandbox's clock at the start of a whole second, so a burst falls in one window however slowly it is sent. */
+	function startOfWindow(): number {
+		clockMs = (Math.floor(Date.now() / 1000) + 10) * 1000;
+		return clockMs;
 	}
 
 	async function burst(count: number): Promise<Answer[]> {
@@ -681,9 +724,8 @@ describe('rate limit', () => {
 
 	it('admits perSecond requests a second, refuses the rest with 429 and Retry-After in seconds, delivers none of them', async () => {
 		sandbox.setRateLimit({ perSecond: 3 });
-		const window = await startOfWindow();
+		const window = startOfWindow();
 		const answers = await burst(5);
-		expect(Date.now()).toBeLessThan(window + 1000);
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429, 429]);
 		expect(answers[3].headers.get('retry-after')).toBe('1');
 		expect(answers[3].message).toBe('Too many requests: at most 3 per second');
@@ -692,35 +734,34 @@ describe('rate limit', () => {
 		expect(stats.byStatus).toEqual({ '200': 3, '429': 2 });
 		expect(sandbox.requests.map((request) => request.rateLimited ?? false)).toEqual([false, false, false, true, true]);
 		// The next window admits again.
-		await new Promise((resolve) => setTimeout(resolve, window + 1005 - Date.now()));
+		clockMs = window + 1005;
 		expect((await send(SMS_PATH, smsRequest())).status).toBe(200);
 	});
 
 	it("Retry-After as an HTTP date names the next window's start; 'none' sends no Retry-After", async () => {
 		sandbox.setRateLimit({ perSecond: 1, retryAfter: 'date' });
-		let window = await startOfWindow();
+		let window = startOfWindow();
 		let answers = await burst(2);
 		expect(answers[1].status).toBe(429);
 		expect(answers[1].headers.get('retry-after')).toBe(new Date(window + 1000).toUTCString());
 
 		sandbox.setRateLimit({ perSecond: 1, retryAfter: 'none' });
-		window = await startOfWindow();
+		window = startOfWindow();
 		answers = await burst(2);
-		expect(Date.now()).toBeLessThan(window + 1000);
 		expect(answers[1].status).toBe(429);
 		expect(answers[1].headers.get('retry-after')).toBeNull();
 	});
 
 	it('a change takes effect in the current window; undefined removes the limit; reset() restores the options', async () => {
 		sandbox.setRateLimit({ perSecond: 2 });
-		await startOfWindow();
+		startOfWindow();
 		expect((await burst(3)).map((answer) => answer.status)).toEqual([200, 200, 429]);
 		sandbox.setRateLimit({ perSecond: 4 });
 		expect((await burst(3)).map((answer) => answer.status)).toEqual([200, 200, 429]);
 		sandbox.setRateLimit(undefined);
 		expect((await burst(3)).map((answer) => answer.status)).toEqual([200, 200, 200]);
 
-		const own = await startSandbox({ port: 0, apiKey: KEY, rateLimit: { perSecond: 1 } });
+		const own = await startSandbox({ port: 0, apiKey: KEY, rateLimit: { perSecond: 1 }, now });
 		try {
 			own.setRateLimit(undefined);
 			own.reset();
@@ -730,7 +771,7 @@ describe('rate limit', () => {
 					headers: { Authorization: KEY, 'Content-Type': 'application/json' },
 					body: JSON.stringify(smsRequest()),
 				});
-			await startOfWindow();
+			startOfWindow();
 			expect([(await post()).status, (await post()).status]).toEqual([200, 429]);
 		} finally {
 			await own.stop();

@@ -51,7 +51,8 @@ export async function startPostgres(): Promise<Record<string, string>> {
 			]),
 			{ cwd: dir, logFile: join(dir, 'postgres.log') },
 		);
-		const deadline = Date.now() + 30_000;
+		// A deadline against a server that never starts; on a busy machine start-up can take a while.
+		const deadline = Date.now() + 120_000;
 		while (!server.output().includes('database system is ready to accept connections')) {
 			if (Date.now() > deadline) throw new Error(`Postgres did not start:\n${server.output()}`);
 			await delay(100);

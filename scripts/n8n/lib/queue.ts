@@ -22,7 +22,8 @@ export async function startQueue(): Promise<Record<string, string>> {
 			'--appendonly', 'no',
 			'--dir', makeTempDir('redis'),
 		]);
-		const deadline = Date.now() + 15_000;
+		// A deadline against a server that never starts; on a busy machine start-up can take a while.
+		const deadline = Date.now() + 60_000;
 		while (!redis.output().includes('Ready to accept connections')) {
 			if (Date.now() > deadline) throw new Error(`Redis did not start:\n${redis.output()}`);
 			await delay(100);
