@@ -3,11 +3,14 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties } from './actions/registry';
 import { router } from './actions/router';
+import { answerWebhook, answerWebhooks } from './actions/shared/sendAndWait/webhook';
 import { toolDescriptionProperties } from './helpers/tool';
 import { testCredential } from './transport';
 
@@ -23,13 +26,16 @@ export class MultiChannelNotification implements INodeType {
 		version: 1,
 		// The registry's operation names (a test keeps the two equal; n8n's lint wants a literal here).
 		subtitle:
-			'={{ {"sendTemplate":"Send Template","sendMedia":"Send Media","send":"Send SMS","sendWithFailover":"Send with Failover"}[$parameter["operation"]] }}',
+			'={{ {"send":"Send SMS","sendAndWait":"Send and Wait for Response","sendTemplate":"Send Template","sendMedia":"Send Media","sendWithFailover":"Send with Failover"}[$parameter["operation"]] }}',
 		description:
 			'Send chat template and media messages, SMS, and chat messages with SMS failover through the Multi-Channel Notification Service',
 		defaults: {
 			name: 'Multi-Channel Notification',
 		},
 		usableAsTool: true,
+		// Send and Wait for Response: the answer link's page and form (actions/shared/sendAndWait).
+		webhooks: answerWebhooks,
+		waitingNodeTooltip: '={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the person answers" : "" }}',
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
@@ -63,6 +69,10 @@ export class MultiChannelNotification implements INodeType {
 			multiChannelNotificationApiTest: testCredential,
 		},
 	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await answerWebhook.call(this);
+	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

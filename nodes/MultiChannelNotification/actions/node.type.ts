@@ -4,9 +4,9 @@ import type { Endpoint, ServiceResponse } from '../transport';
 
 /** Resource → operation map; a misspelt operation fails to compile. */
 export type NodeMap = {
-	chatMessage: 'sendTemplate' | 'sendMedia';
-	sms: 'send';
-	combined: 'sendWithFailover';
+	chatMessage: 'sendTemplate' | 'sendMedia' | 'sendAndWait';
+	sms: 'send' | 'sendAndWait';
+	combined: 'sendWithFailover' | 'sendAndWait';
 };
 
 export type Resource = keyof NodeMap;

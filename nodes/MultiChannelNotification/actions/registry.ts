@@ -1,21 +1,26 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as chatSendAndWait from './chatMessage/sendAndWait.operation';
 import * as sendMedia from './chatMessage/sendMedia.operation';
 import * as sendTemplate from './chatMessage/sendTemplate.operation';
+import * as combinedSendAndWait from './combined/sendAndWait.operation';
 import * as sendWithFailover from './combined/sendWithFailover.operation';
 import type { NodeMap, Resource, SendOperation } from './node.type';
 import { operationProperty } from './node.type';
+import * as smsSendAndWait from './sms/sendAndWait.operation';
 import * as send from './sms/send.operation';
 
 /**
  * The typed operation registry: resource → operation → implementation. The router looks
  * operations up here, and the node's fields (each resource's Operation selector first) come from
- * the same modules, in this order.
+ * the same modules, in this order. SMS comes first: n8n builds its human-review tool for AI
+ * agents from the first resource that offers Send and Wait, and an SMS needs only a number and
+ * the message the agent writes.
  */
 export const registry: { [R in Resource]: { [O in NodeMap[R]]: SendOperation } } = {
-	chatMessage: { sendTemplate, sendMedia },
-	sms: { send },
-	combined: { sendWithFailover },
+	sms: { send, sendAndWait: smsSendAndWait },
+	chatMessage: { sendTemplate, sendMedia, sendAndWait: chatSendAndWait },
+	combined: { sendWithFailover, sendAndWait: combinedSendAndWait },
 };
 
 /** The implementation of a resource/operation pair read from the node's parameters. */

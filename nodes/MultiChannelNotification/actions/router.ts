@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { otherError } from '../helpers/errors';
 import { isToolRun, toolResultForError } from '../helpers/tool';
@@ -6,6 +7,7 @@ import { operationFor } from './registry';
 import type { Ready } from './shared/delivery';
 import { deliver, readItem } from './shared/delivery';
 import { Outcomes } from './shared/outcomes';
+import { sendAndWait } from './shared/sendAndWait/wait';
 
 /**
  * Runs one operation over all input items in two passes: first every item is read and checked
@@ -27,6 +29,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const outcomes = new Outcomes(this, items.length, tool ? 'tool' : this.continueOnFail() ? 'item' : 'throw', (error) =>
 		toolResultForError(error, this.getNode().parameters),
 	);
+
+	if (operationName === SEND_AND_WAIT_OPERATION) return await sendAndWait.call(this, operation, outcomes);
 
 	const ready: Ready[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

@@ -38,6 +38,11 @@ export class Outcomes {
 		this.results[itemIndex] = { json, pairedItem: { item: itemIndex } };
 	}
 
+	/** Whether the item's message went out in this run. */
+	wasSent(itemIndex: number): boolean {
+		return this.items.sent.includes(itemIndex);
+	}
+
 	/** How rate limits held this run back (the scheduler's count and longest wait). */
 	noteRateLimits(times: number, longestWaitMs: number): void {
 		if (times > 0) this.rateLimited = { times, longestWaitMs };

@@ -9,7 +9,7 @@ describe('operation registry', () => {
 		for (const property of operationProperties.filter(({ name }) => name === 'operation')) {
 			for (const option of property.options ?? []) if ('value' in option) names[String(option.value)] = option.name;
 		}
-		expect(Object.keys(names)).toHaveLength(4);
+		expect(Object.keys(names)).toHaveLength(5);
 		expect(node.description.subtitle).toBe(`={{ ${JSON.stringify(names)}[$parameter["operation"]] }}`);
 	});
 

@@ -1,0 +1,60 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
+
+import { inputError, nodeOf } from '../../helpers/errors';
+import { parseOrThrow } from '../../helpers/validation';
+import { COMBINED_LABELS, combinedSendSchema } from '../../schemas';
+import { ENDPOINTS } from '../../transport';
+import type { OperationOption, PreparedSend } from '../node.type';
+import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
+import { linkPlaceholderField, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
+import { answerLink, withSmsLink, withTemplateLink } from '../shared/sendAndWait/link';
+import { readSms, smsFields } from '../shared/sms';
+import { templateFields } from '../shared/template/fields';
+import { readTemplateFields, templatePreview } from '../shared/template/read';
+
+// The SMS text is `message`, the field n8n's human-review tool fills in; errors name it so.
+const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'message' };
+const LABELS = { ...COMBINED_LABELS, smsMessage: { label: 'Message', at: ['message'] } };
+
+const [smsPhoneNumberField, messageField] = smsFields(
+	SMS_NAMES,
+	{ phoneNumber: LABELS.smsPhoneNumber, message: LABELS.smsMessage },
+	'Who gets the SMS. It copies To (the expression shown) unless you change it. SMS can only go to Indonesian numbers (+62) for now.',
+);
+
+export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
+	action: 'Send a notification with failover and wait for response',
+	description: 'Send a template with SMS failover, both carrying the same answer link, and wait until the person answers' };
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['combined'], operation: [SEND_AND_WAIT_OPERATION] } },
+	[
+		...templateFields,
+		linkPlaceholderField,
+		{ ...smsPhoneNumberField, default: '={{ $parameter["to"] }}' },
+		{ ...messageField, description: 'Text of the SMS part. The answer link is added on its own line below it; the answer page shows this text too.' },
+		...responseFields,
+		sendAndWaitOptions(templateOptionsField),
+	],
+);
+
+/** The same answer link in the template's body placeholder and below the SMS text. */
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
+	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
+	const link = answerLink(this);
+	const sms = readSms(this, SMS_NAMES, itemIndex, phoneNumberFormat);
+	const candidate = Object.assign(readTemplateFields(this, itemIndex, phoneNumberFormat), {
+		smsPhoneNumber: sms.smsPhoneNumber,
+		smsMessage: withSmsLink(sms.message, link),
+	});
+	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), link);
+	if (problems.length > 0) throw inputError(nodeOf(this), itemIndex, problems);
+	const body = parseOrThrow(nodeOf(this), combinedSendSchema, candidate, itemIndex, LABELS);
+	const preview = templatePreview(candidate.templateContent, body.chat);
+	return {
+		endpoint: ENDPOINTS.combined,
+		body,
+		extras: { from: body.chat.from, to: body.chat.to, phoneNumber: body.sms.phone_number, ...(preview === undefined ? {} : { preview }) },
+	};
+}

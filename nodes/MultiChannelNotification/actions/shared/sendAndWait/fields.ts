@@ -1,0 +1,165 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { optionsField } from '../options';
+
+/**
+ * The fields every Send and Wait for Response operation adds to its send: how the person answers
+ * and how long to wait. Names, values and defaults are those of n8n's own send-and-wait nodes,
+ * so workflows, n8n's editor and its human-review tool read them the same way.
+ */
+
+/** Longest free-text answer the page takes, in characters; a longer POST is refused with 413. */
+export const MAX_ANSWER_CHARS = 2000;
+export const DEFAULT_APPROVE_LABEL = '✓ Approve';
+export const DEFAULT_DECLINE_LABEL = '✗ Decline';
+
+export const responseFields: INodeProperties[] = [
+	{
+		displayName: 'Response Type',
+		name: 'responseType',
+		type: 'options',
+		default: 'approval',
+		options: [
+			{
+				name: 'Approval',
+				value: 'approval',
+				description: 'The person approves (or declines) on the page the link opens',
+			},
+			{
+				name: 'Free Text',
+				value: 'freeText',
+				description: `The person writes an answer (up to ${MAX_ANSWER_CHARS} characters) on the page the link opens`,
+			},
+		],
+	},
+	{
+		displayName: 'Approval Options',
+		name: 'approvalOptions',
+		type: 'fixedCollection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { responseType: ['approval'] } },
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Type of Approval',
+						name: 'approvalType',
+						type: 'options',
+						default: 'single',
+						options: [
+							{ name: 'Approve Only', value: 'single' },
+							{ name: 'Approve and Disapprove', value: 'double' },
+						],
+					},
+					{
+						displayName: 'Approve Button Label',
+						name: 'approveLabel',
+						type: 'string',
+						default: DEFAULT_APPROVE_LABEL,
+					},
+					{
+						displayName: 'Disapprove Button Label',
+						name: 'disapproveLabel',
+						type: 'string',
+						default: DEFAULT_DECLINE_LABEL,
+						displayOptions: { show: { approvalType: ['double'] } },
+					},
+				],
+			},
+		],
+	},
+];
+
+const limitWaitTimeOption: INodeProperties = {
+	displayName: 'Limit Wait Time',
+	name: 'limitWaitTime',
+	type: 'fixedCollection',
+	description:
+		'Whether to stop waiting after a while. When the time passes without an answer, n8n continues the execution with this node’s input items, which carry no "data" answer. Without it the execution waits for an answer indefinitely.',
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Limit Type',
+					name: 'limitType',
+					type: 'options',
+					default: 'afterTimeInterval',
+					options: [
+						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Waits for a certain amount of time' },
+						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until the set date and time' },
+					],
+				},
+				{
+					displayName: 'Amount',
+					name: 'resumeAmount',
+					type: 'number',
+					typeOptions: { minValue: 0, numberPrecision: 2 },
+					default: 1,
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+					description: 'The time to wait',
+				},
+				{
+					displayName: 'Unit',
+					name: 'resumeUnit',
+					type: 'options',
+					default: 'hours',
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+					options: [
+						{ name: 'Minutes', value: 'minutes' },
+						{ name: 'Hours', value: 'hours' },
+						{ name: 'Days', value: 'days' },
+					],
+				},
+				{
+					displayName: 'Max Date and Time',
+					name: 'maxDateAndTime',
+					type: 'dateTime',
+					default: '',
+					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+					description: 'Continue the execution at this date and time if no answer came',
+				},
+			],
+		},
+	],
+};
+
+/** The send Options that make sense for one message that waits: no pacing, no per-key dedupe. */
+const KEPT_SEND_OPTIONS = ['dryRun', 'phoneNumberFormat', 'timeout', 'languagePolicy'];
+
+/** The Options of a Send and Wait operation: Limit Wait Time plus the kept send options of `base`. */
+export function sendAndWaitOptions(base: INodeProperties = optionsField): INodeProperties {
+	const kept = (base.options as INodeProperties[]).filter((option) => KEPT_SEND_OPTIONS.includes(option.name));
+	return {
+		...base,
+		options: [...kept, limitWaitTimeOption].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+/** For the chat template: which body placeholder carries the answer link. */
+export const linkPlaceholderField: INodeProperties = {
+	displayName: 'Link Goes Into',
+	name: 'linkPlaceholder',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 1,
+	required: true,
+	description:
+		'The body placeholder that carries the answer link: 2 puts it in {{2}}. Leave that placeholder’s value empty; the node fills it with the link when it sends.',
+};
+
+/** The page's text for the chat template (for SMS and the combined send it is the SMS text). */
+export const pageMessageField: INodeProperties = {
+	displayName: 'Message',
+	name: 'message',
+	type: 'string',
+	required: true,
+	default: '',
+	typeOptions: { rows: 3 },
+	description: 'The question, in full: the answer page shows it above the choices. The template itself carries only the link.',
+};

@@ -1,0 +1,75 @@
+/**
+ * The answer page: one self-contained HTML document (no script, no external asset, inline
+ * style), readable on a 360 px phone and usable without JavaScript. A GET only shows it; its
+ * forms POST back to the same address, query included (the link's signature), which is the only
+ * thing that records an answer. Every text from the workflow is escaped.
+ */
+
+export interface Choice {
+	/** The form field and value posted, e.g. approved=true. */
+	field: string;
+	answer: string;
+	label: string;
+	primary: boolean;
+}
+
+export type PageBody =
+	| { kind: 'question'; message: string; choices: Choice[] }
+	| { kind: 'text'; message: string; maxLength: number }
+	| { kind: 'notice'; title: string; text: string };
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+	return text.replace(/[&<>"']/g, (character) => ESCAPES[character]);
+}
+
+const STYLE = [
+	'*{box-sizing:border-box}',
+	'body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f4f6;color:#1f1f24}',
+	'main{max-width:32rem;margin:0 auto;padding:1.5rem 1rem}',
+	'.card{background:#fff;border-radius:12px;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}',
+	'h1{font-size:1.25rem;margin:0 0 .75rem}',
+	'.message{white-space:pre-wrap;overflow-wrap:anywhere;margin:0 0 1.25rem}',
+	'form{margin:0 0 .75rem}',
+	'button{width:100%;min-height:48px;font:inherit;font-weight:600;border-radius:8px;border:1px solid #5b5bd6;cursor:pointer}',
+	'.primary{background:#5b5bd6;color:#fff}',
+	'.secondary{background:#fff;color:#5b5bd6}',
+	'textarea{width:100%;min-height:8rem;font:inherit;padding:.5rem;border:1px solid #b8b8c4;border-radius:8px;margin:0 0 .75rem}',
+	'label{display:block;font-weight:600;margin:0 0 .25rem}',
+].join('');
+
+function content(body: PageBody): string {
+	if (body.kind === 'notice') {
+		return `<h1>${escapeHtml(body.title)}</h1><p class="message">${escapeHtml(body.text)}</p>`;
+	}
+	const message = `<p class="message">${escapeHtml(body.message)}</p>`;
+	if (body.kind === 'text') {
+		return `${message}<form method="post"><label for="answer">Your answer</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea><button class="primary" type="submit">Send</button></form>`;
+	}
+	const forms = body.choices.map(
+		(choice) =>
+			`<form method="post"><input type="hidden" name="${escapeHtml(choice.field)}" value="${escapeHtml(choice.answer)}"><button class="${choice.primary ? 'primary' : 'secondary'}" type="submit">${escapeHtml(choice.label)}</button></form>`,
+	);
+	return `${message}${forms.join('')}`;
+}
+
+export function answerPage(title: string, body: PageBody): string {
+	return [
+		'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+		'<meta name="viewport" content="width=device-width,initial-scale=1">',
+		'<meta name="robots" content="noindex,nofollow">',
+		`<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>`,
+		`<body><main><div class="card">${content(body)}</div></main></body></html>`,
+	].join('');
+}
+
+/** Headers for every page: no caching, no framing, nothing loaded from elsewhere. */
+export const PAGE_HEADERS: Record<string, string> = {
+	'Content-Type': 'text/html; charset=utf-8',
+	'Cache-Control': 'no-store',
+	'X-Frame-Options': 'DENY',
+	'X-Content-Type-Options': 'nosniff',
+	'Referrer-Policy': 'no-referrer',
+	'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+};

@@ -1,0 +1,71 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { WAIT_INDEFINITELY } from 'n8n-workflow';
+
+import type { Problem } from '../../../helpers/errors';
+import { inputError, nodeOf } from '../../../helpers/errors';
+import type { SendOperation } from '../../node.type';
+import { deliver, readItem } from '../delivery';
+import type { Outcomes } from '../outcomes';
+
+const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+
+/**
+ * Until when the execution waits: Options → Limit Wait Time, or indefinitely. Read and checked
+ * before anything is sent, so a bad limit never leaves a message without a waiting execution.
+ */
+export function readWaitTill(context: IExecuteFunctions, itemIndex: number, now = Date.now()): Date {
+	const limit = context.getNodeParameter('options.limitWaitTime.values', itemIndex, {}) as Record<string, unknown>;
+	if (Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
+	const problem = (field: string, key: string, rule: string, value: unknown): Problem => ({
+		field: `Options → Limit Wait Time → ${field}`,
+		label: 'Options',
+		path: ['options', 'limitWaitTime', 'values', key],
+		rule,
+		value: JSON.stringify(value) ?? String(value),
+	});
+	let problems: Problem[];
+	if (limit.limitType === 'atSpecifiedTime') {
+		const at = new Date(String(limit.maxDateAndTime ?? ''));
+		if (!Number.isNaN(at.getTime()) && at.getTime() > now) return at;
+		problems = [problem('Max Date and Time', 'maxDateAndTime', 'must be a date and time in the future', limit.maxDateAndTime)];
+	} else {
+		const amount = Number(limit.resumeAmount ?? 1);
+		const unit = UNIT_MS[String(limit.resumeUnit ?? 'hours')];
+		if (Number.isFinite(amount) && amount > 0 && unit !== undefined) return new Date(now + amount * unit);
+		problems = [
+			unit === undefined
+				? problem('Unit', 'resumeUnit', 'must be minutes, hours or days', limit.resumeUnit)
+				: problem('Amount', 'resumeAmount', 'must be a number above 0', limit.resumeAmount),
+		];
+	}
+	throw inputError(nodeOf(context), itemIndex, problems);
+}
+
+/**
+ * Send and Wait for Response, as n8n's own nodes do it: one message for the execution (from the
+ * first item), then the execution waits for the answer that comes through the node's webhook
+ * (webhook.ts). Nothing waits unless the message was sent: an invalid item, a Dry Run or a failed
+ * send ends here like any other send, with nothing waiting.
+ */
+export async function sendAndWait(
+	this: IExecuteFunctions,
+	operation: SendOperation,
+	outcomes: Outcomes,
+): Promise<INodeExecutionData[][]> {
+	const itemIndex = 0;
+	let waitTill: Date;
+	try {
+		waitTill = readWaitTill(this, itemIndex);
+		const ready = readItem(this, operation, itemIndex);
+		await deliver.call(this, operation, [ready], outcomes);
+		if (ready.options.dryRun) return outcomes.finish();
+	} catch (error) {
+		outcomes.fail(itemIndex, error);
+		return outcomes.finish();
+	}
+	if (!outcomes.wasSent(itemIndex)) return outcomes.finish();
+	// n8n 2.8–2.13 check the link's signature only when asked to; 2.14 and newer always do.
+	if (typeof this.setSignatureValidationRequired === 'function') this.setSignatureValidationRequired();
+	await this.putExecutionToWait(waitTill);
+	return [this.getInputData()];
+}

@@ -1,0 +1,90 @@
+import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import type { Choice, PageBody } from './page';
+import { answerPage, PAGE_HEADERS } from './page';
+import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, MAX_ANSWER_CHARS } from './fields';
+
+/**
+ * The answer link's two webhooks, as n8n's own send-and-wait nodes declare them: n8n serves them
+ * at /webhook-waiting/<execution>/<node id> while the execution waits for this node, checks the
+ * link's signature and the execution's state, and calls `answerWebhook`. A constant, so n8n's
+ * lint sees no webhook lifecycle to implement: these are n8n's waiting webhooks, not ones the
+ * node registers with a service.
+ */
+const waitingWebhook = (httpMethod: 'GET' | 'POST'): IWebhookDescription => ({
+	name: 'default',
+	httpMethod,
+	responseMode: 'onReceived',
+	responseData: '',
+	path: '={{ $nodeId }}',
+	restartWebhook: true,
+	isFullPath: true,
+});
+export const answerWebhooks: IWebhookDescription[] = [waitingWebhook('GET'), waitingWebhook('POST')];
+
+const TITLE = 'Your answer';
+
+interface Setup {
+	message: string;
+	body: PageBody;
+}
+
+function setupOf(context: IWebhookFunctions): Setup {
+	const message = String(context.getNodeParameter('message', '') ?? '').trim();
+	if (context.getNodeParameter('responseType', 'approval') === 'freeText') {
+		return { message, body: { kind: 'text', message, maxLength: MAX_ANSWER_CHARS } };
+	}
+	const approval = context.getNodeParameter('approvalOptions.values', {}) as IDataObject;
+	const label = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value : fallback);
+	const choices: Choice[] = [
+		{ field: 'approved', answer: 'true', label: label(approval.approveLabel, DEFAULT_APPROVE_LABEL), primary: true },
+	];
+	if (approval.approvalType === 'double') {
+		choices.push({ field: 'approved', answer: 'false', label: label(approval.disapproveLabel, DEFAULT_DECLINE_LABEL), primary: false });
+	}
+	return { message, body: { kind: 'question', message, choices } };
+}
+
+/** What a POST answers, or the page explaining why it was refused (the execution keeps waiting). */
+function readAnswer(
+	context: IWebhookFunctions,
+	setup: Setup,
+): { data: IDataObject; said: string } | { status: number; title: string; text: string } {
+	const contentType = String(context.getRequestObject().headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	if (contentType !== 'application/x-www-form-urlencoded') {
+		return { status: 415, title: 'Answer not recorded', text: 'Please answer with the buttons on the page the link opens.' };
+	}
+	const body = (context.getBodyData() ?? {}) as IDataObject;
+	if (setup.body.kind === 'text') {
+		const text = typeof body.text === 'string' ? body.text : '';
+		if (text.trim() === '') return { status: 400, title: 'Answer not recorded', text: 'The answer was empty: go back and write one.' };
+		if ([...text].length > MAX_ANSWER_CHARS) {
+			return { status: 413, title: 'Answer not recorded', text: `The answer is longer than ${MAX_ANSWER_CHARS} characters: go back and shorten it.` };
+		}
+		return { data: { text }, said: 'Your answer was recorded.' };
+	}
+	const choice = setup.body.kind === 'question' ? setup.body.choices.find((option) => option.answer === body.approved) : undefined;
+	if (choice === undefined) {
+		return { status: 400, title: 'Answer not recorded', text: 'That is not one of the choices: go back and press one of the buttons.' };
+	}
+	return { data: { approved: choice.answer === 'true' }, said: `Recorded: ${choice.label}` };
+}
+
+/**
+ * A GET (a person opening the link, or a link preview, an SMS scanner, a bot) only shows the
+ * page; a POST from it records the answer and resumes the execution with `{ data: … }`, the
+ * shape n8n's own send-and-wait nodes output.
+ */
+export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const response = this.getResponseObject();
+	const setup = setupOf(this);
+	const send = (status: number, html: string): IWebhookResponseData => {
+		response.status(status).set(PAGE_HEADERS).send(html);
+		return { noWebhookResponse: true };
+	};
+	if (this.getRequestObject().method !== 'POST') return send(200, answerPage(TITLE, setup.body));
+	const answer = readAnswer(this, setup);
+	if ('status' in answer) return send(answer.status, answerPage(answer.title, { kind: 'notice', title: answer.title, text: answer.text }));
+	send(200, answerPage('Thank you', { kind: 'notice', title: 'Thank you', text: `${answer.said}\nYou can close this page.` }));
+	return { noWebhookResponse: true, workflowData: [[{ json: { data: answer.data } }]] };
+}

@@ -1,0 +1,38 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
+
+import { nodeOf } from '../../helpers/errors';
+import { parseOrThrow } from '../../helpers/validation';
+import { SMS_LABELS, smsSendSchema } from '../../schemas';
+import { ENDPOINTS } from '../../transport';
+import type { OperationOption, PreparedSend } from '../node.type';
+import { readPhoneNumberFormat } from '../shared/options';
+import { responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
+import { answerLink, withSmsLink } from '../shared/sendAndWait/link';
+import { readSms, smsFields } from '../shared/sms';
+
+const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
+
+export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
+	action: 'Send an SMS and wait for response',
+	description: 'Send an SMS with an answer link and wait until the person approves, declines or answers' };
+
+const [phoneNumberField, messageField] = smsFields(NAMES, SMS_LABELS, 'Recipient in E.164 format. SMS can only go to Indonesian numbers (+62) for now.');
+
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['sms'], operation: [SEND_AND_WAIT_OPERATION] } },
+	[
+		phoneNumberField,
+		{ ...messageField, description: 'Text of the SMS. The answer link is added on its own line below it, and the answer page shows this text too.' },
+		...responseFields,
+		sendAndWaitOptions(),
+	],
+);
+
+/** The SMS: the message, then the answer link on its own line (validated as any SMS). */
+export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
+	const candidate = readSms(this, NAMES, itemIndex, readPhoneNumberFormat(this, itemIndex));
+	candidate.message = withSmsLink(candidate.message, answerLink(this));
+	const body = parseOrThrow(nodeOf(this), smsSendSchema, candidate, itemIndex, SMS_LABELS);
+	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };
+}

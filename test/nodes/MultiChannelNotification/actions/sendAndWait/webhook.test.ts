@@ -1,0 +1,128 @@
+/**
+ * The answer page and form behind the link (the node's webhook method). n8n itself routes the
+ * link to it, checks the signature and the execution's state (the real-n8n check covers that);
+ * here the webhook functions n8n hands the node are stood in for: request, response, parameters.
+ */
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { MultiChannelNotification } from '../../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+import { MAX_ANSWER_CHARS } from '../../../../../nodes/MultiChannelNotification/actions/shared/sendAndWait/fields';
+
+interface Call {
+	method: 'GET' | 'POST';
+	contentType?: string;
+	body?: unknown;
+	parameters?: IDataObject;
+}
+
+interface Answered {
+	result: IWebhookResponseData;
+	status: number;
+	headers: Record<string, string>;
+	html: string;
+}
+
+const node = new MultiChannelNotification();
+
+async function call({ method, contentType, body, parameters = {} }: Call): Promise<Answered> {
+	const answered = { status: 0, headers: {} as Record<string, string>, html: '' };
+	const response = {
+		status(code: number) {
+			answered.status = code;
+			return response;
+		},
+		set(headers: Record<string, string>) {
+			Object.assign(answered.headers, headers);
+			return response;
+		},
+		send(html: string) {
+			answered.html = html;
+			return response;
+		},
+	};
+	const values: IDataObject = { message: 'Approve the refund?', responseType: 'approval', ...parameters };
+	const context = {
+		getRequestObject: () => ({ method, headers: contentType ? { 'content-type': contentType } : {} }),
+		getResponseObject: () => response,
+		getBodyData: () => body ?? {},
+		getNodeParameter: (name: string, fallback: unknown) =>
+			name.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], values) ?? fallback,
+	} as unknown as IWebhookFunctions;
+	const result = await node.webhook.call(context);
+	return { result, ...answered };
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+const double = { approvalOptions: { values: { approvalType: 'double', approveLabel: 'Yes, refund', disapproveLabel: 'No' } } };
+
+describe('GET: the page, never an answer', () => {
+	test('shows the message and one POST form per choice; resumes nothing', async () => {
+		const { result, status, headers, html } = await call({ method: 'GET', parameters: double });
+
+		expect(status).toBe(200);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(html).toContain('<meta name="viewport" content="width=device-width,initial-scale=1">');
+		expect(html).toContain('Approve the refund?');
+		expect(html.match(/<form method="post">/g)).toHaveLength(2);
+		expect(html).toContain('name="approved" value="true"');
+		expect(html).toContain('name="approved" value="false"');
+		expect(html).toContain('>Yes, refund</button>');
+		expect(html).not.toMatch(/<script|<link|src=|url\(/i);
+		expect(headers['Content-Security-Policy']).toContain("default-src 'none'");
+		expect(headers['Cache-Control']).toBe('no-store');
+	});
+
+	test('workflow text is escaped: no markup or script gets onto the page', async () => {
+		const { html } = await call({
+			method: 'GET',
+			parameters: { message: '<script>alert(1)</script> & "quotes"', approvalOptions: { values: { approveLabel: '<b>ok</b>' } } },
+		});
+
+		expect(html).not.toContain('<script>alert');
+		expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;');
+		expect(html).toContain('&lt;b&gt;ok&lt;/b&gt;');
+	});
+
+	test('free text: a text box capped at the documented length', async () => {
+		const { html } = await call({ method: 'GET', parameters: { responseType: 'freeText' } });
+
+		expect(html).toContain(`<textarea id="answer" name="text" required maxlength="${MAX_ANSWER_CHARS}">`);
+	});
+});
+
+describe('POST: records the answer, in the shape of n8n’s own send-and-wait nodes', () => {
+	test.each([
+		['approve', { approved: 'true' }, double, { approved: true }, 'Recorded: Yes, refund'],
+		['decline', { approved: 'false' }, double, { approved: false }, 'Recorded: No'],
+		['free text', { text: 'Refund half, please & thanks' }, { responseType: 'freeText' }, { text: 'Refund half, please & thanks' }, 'Your answer was recorded.'],
+	])('%s', async (_name, body, parameters, data, said) => {
+		const { result, status, html } = await call({ method: 'POST', contentType: `${FORM}; charset=UTF-8`, body, parameters });
+
+		expect(status).toBe(200);
+		expect(result).toEqual({ noWebhookResponse: true, workflowData: [[{ json: { data } }]] });
+		expect(html).toContain(said.replace('&', '&amp;'));
+	});
+
+	test.each([
+		['no choice', FORM, {}, {}, 400],
+		['decline where only Approve is offered', FORM, { approved: 'false' }, {}, 400],
+		['an unknown choice', FORM, { approved: 'maybe' }, double, 400],
+		['a JSON body', 'application/json', { approved: 'true' }, {}, 415],
+		['no content type', undefined, { approved: 'true' }, {}, 415],
+		['an empty text', FORM, { text: '   ' }, { responseType: 'freeText' }, 400],
+		['a text over the limit', FORM, { text: 'x'.repeat(MAX_ANSWER_CHARS + 1) }, { responseType: 'freeText' }, 413],
+	])('%s: a clear 4xx page, and the execution keeps waiting', async (_name, contentType, body, parameters, code) => {
+		const { result, status, html } = await call({ method: 'POST', contentType, body, parameters });
+
+		expect(status).toBe(code);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(html).toContain('Answer not recorded');
+	});
+
+	test('a text of exactly the limit is taken', async () => {
+		const text = 'é'.repeat(MAX_ANSWER_CHARS);
+		const { result } = await call({ method: 'POST', contentType: FORM, body: { text }, parameters: { responseType: 'freeText' } });
+
+		expect(result.workflowData).toEqual([[{ json: { data: { text } } }]]);
+	});
+});
