@@ -214,7 +214,7 @@ export interface RunExecutionData {
 type Flatted = { parse(text: string): unknown };
 
 /** n8n stores execution data with `flatted` (JSON with shared references); use n8n's own copy. */
-function flatted(): Flatted {
+export function flatted(): Flatted {
 	const requireFromN8n = createRequire(join(N8N_DIR, 'node_modules', 'n8n', 'package.json'));
 	return requireFromN8n('flatted') as Flatted;
 }

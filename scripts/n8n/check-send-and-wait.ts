@@ -1,0 +1,137 @@
+/**
+ * Send and Wait for Response in real n8n (2.8.4, or the version N8N_VERSION names), with the
+ * package installed as a community package: Trigger → "Ask" (SMS → Send and Wait for Response,
+ * Approve and Disapprove) → "After". Plays the person by hand, step by step:
+ *   - the execution waits once the SMS went out, and the SMS carries the answer link;
+ *   - a GET of the link (as a link preview would) shows the page and changes nothing;
+ *   - a POST with an altered signature (on an n8n that signs links) and one with an unknown
+ *     choice are refused, and the execution keeps waiting;
+ *   - the POST "approved=true" resumes it: Ask outputs { data: { approved: true } } and After runs;
+ *   - a second POST changes nothing.
+ *
+ *   npx tsx scripts/n8n/check-send-and-wait.ts     (after `npm run build`)
+ */
+import { runCheck } from './lib/check';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, sandboxCredential } from './lib/examples';
+import { N8N_VERSION, NODE_TYPE } from './lib/install';
+import type { N8nClient, RunExecutionData } from './lib/n8n';
+import { flatted } from './lib/n8n';
+import { delay } from './lib/process';
+import { launch, step } from './lib/stack';
+
+const WORKFLOW_ID = 'mcnSendAndWait01';
+const TRIGGER = 'When clicking ‘Execute workflow’';
+const QUESTION = 'Approve the refund of Rp 150.000 for order 42? <b>not bold</b>';
+
+const workflow = {
+	id: WORKFLOW_ID,
+	name: 'Send and Wait check',
+	nodes: [
+		{ id: 'a1000000-0000-4000-8000-000000000001', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'a1000000-0000-4000-8000-000000000002',
+			name: 'Ask',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: {
+				resource: 'sms',
+				operation: 'sendAndWait',
+				phoneNumber: '+6281234567890',
+				message: QUESTION,
+				responseType: 'approval',
+				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Refund', disapproveLabel: 'Keep' } },
+			},
+			credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+		},
+		{ id: 'a1000000-0000-4000-8000-000000000003', name: 'After', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0], parameters: {} },
+	],
+	connections: {
+		[TRIGGER]: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+		Ask: { main: [[{ node: 'After', type: 'main', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+	active: false,
+	pinData: {},
+};
+
+interface Execution {
+	status: string;
+	data?: RunExecutionData;
+}
+
+async function executionOf(client: N8nClient, id: string): Promise<Execution> {
+	const row = await client.request<{ status: string; data?: string } | null>('GET', `/executions/${id}`);
+	return { status: row?.status ?? 'unknown', data: row?.data ? (flatted().parse(row.data) as RunExecutionData) : undefined };
+}
+
+/** Polls until the execution's status is one of `wanted` (a deadline against hanging, not a speed bound). */
+async function statusBecomes(client: N8nClient, id: string, wanted: string[]): Promise<Execution> {
+	const deadline = Date.now() + 120_000;
+	for (;;) {
+		const execution = await executionOf(client, id);
+		if (wanted.includes(execution.status)) return execution;
+		if (Date.now() > deadline) throw new Error(`execution ${id} is ${execution.status}, not ${wanted.join(' or ')}`);
+		await delay(300);
+	}
+}
+
+async function post(link: string, body: string): Promise<{ status: number; text: string }> {
+	const response = await fetch(link, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });
+	return { status: response.status, text: await response.text() };
+}
+
+runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
+	const { client } = await launch({
+		label: 'send-and-wait',
+		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
+		workflows: [workflow],
+	});
+
+	const executionId = await step('run the workflow until it waits', async () => {
+		const id = await client.runWorkflow(WORKFLOW_ID, TRIGGER);
+		await statusBecomes(client, id, ['waiting', 'error', 'success', 'crashed']);
+		return id;
+	});
+	expect((await executionOf(client, executionId)).status === 'waiting', 'the execution waits once the SMS went out');
+	const sms = sandbox.requests.filter((request) => request.path === '/v1/sms/notification');
+	expect(sms.length === 1 && sms[0].delivered, 'one SMS delivered', sms.length);
+	const [text, link] = (sms[0].body as { message: string }).message.split('\n');
+	expect(text === QUESTION, 'the SMS is the message, then the link on its own line', text);
+	expect(/\/webhook-waiting\/\d+\/a1000000-0000-4000-8000-000000000002(\?|$)/.test(link), 'the link is n8n’s resume URL for this execution and node', link);
+
+	const preview = await fetch(link, { headers: { 'User-Agent': 'WhatsApp/2.23.20 (link preview)' } });
+	const page = await preview.text();
+	expect(preview.status === 200 && /text\/html/.test(preview.headers.get('content-type') ?? ''), 'GET shows an HTML page', preview.status);
+	expect(page.includes('Approve the refund of Rp 150.000 for order 42? &lt;b&gt;not bold&lt;/b&gt;'), 'the page shows the message, escaped');
+	expect(page.includes('>Refund</button>') && page.includes('>Keep</button>'), 'the page offers both choices');
+	expect((await executionOf(client, executionId)).status === 'waiting', 'the GET changed nothing: still waiting');
+
+	const signed = new URL(link);
+	if (signed.searchParams.has('signature')) {
+		const altered = new URL(link);
+		altered.searchParams.set('signature', 'x'.repeat(signed.searchParams.get('signature')?.length ?? 10));
+		const refused = await post(altered.toString(), 'approved=true');
+		expect(refused.status === 401, 'a POST with an altered signature is refused (401)', refused);
+		expect((await executionOf(client, executionId)).status === 'waiting', 'still waiting after the altered link');
+	}
+	const unknown = await post(link, 'approved=maybe');
+	expect(unknown.status === 400 && unknown.text.includes('Answer not recorded'), 'an unknown choice gets a clear 400 page', unknown.status);
+	expect((await executionOf(client, executionId)).status === 'waiting', 'still waiting after the unknown choice');
+
+	const answered = await post(link, 'approved=true');
+	expect(answered.status === 200 && answered.text.includes('Recorded: Refund'), 'the approval POST is recorded', answered);
+	const finished = await statusBecomes(client, executionId, ['success', 'error', 'crashed']);
+	expect(finished.status === 'success', 'the execution resumed and finished', finished.status);
+	const runData = finished.data?.resultData.runData ?? {};
+	const asked = runData.Ask?.at(-1)?.data?.main?.[0]?.[0]?.json;
+	expect(JSON.stringify(asked) === JSON.stringify({ data: { approved: true } }), 'Ask outputs { data: { approved: true } }', asked);
+	expect((runData.After?.length ?? 0) === 1, 'After ran once');
+
+	const again = await post(link, 'approved=false');
+	expect(again.status !== 200 || !again.text.includes('Recorded'), 'a second answer is not recorded', again.status);
+	const after = await executionOf(client, executionId);
+	const askedAfter = after.data?.resultData.runData.Ask?.at(-1)?.data?.main?.[0]?.[0]?.json;
+	expect(after.status === 'success' && JSON.stringify(askedAfter) === JSON.stringify(asked), 'and changes nothing', after.status);
+	expect(sandbox.requests.length === 1, 'nothing else was sent', sandbox.requests.length);
+});
