@@ -4,9 +4,10 @@
  * It answers the three send endpoints the way the spec describes, checks every request strictly
  * (see validate.ts), records what it received, and lets a test or a demo inject infrastructure
  * faults and latency. Other processes drive it through the unauthenticated `/__sandbox/*` control
- * endpoints. It speaks https only, like every real Base URL, with the run's throwaway certificate
- * (sandbox/tls.ts; see scripts/with-tls.ts). Only Node built-ins (and `openssl`) are used so it
- * can run anywhere the package's tests run.
+ * endpoints. It can also play the person who answers a Send-and-Wait message's link (see
+ * answerLinks.ts). It speaks https only, like every real Base URL, with the run's throwaway
+ * certificate (sandbox/tls.ts; see scripts/with-tls.ts). Only Node built-ins (and `openssl`) are
+ * used so it can run anywhere the package's tests run.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
@@ -23,12 +24,16 @@ import {
 	isJsonObject,
 	validateRequest,
 } from './validate';
+import type { AnswerPlan, AnswerRecord } from './answerLinks';
+import { answerForm, checkAnswerPlan, findAnswerLink, playAnswer } from './answerLinks';
 import type { Limiter, RateLimit } from './rateLimit';
 import { checkRateLimit, createLimiter, retryAfterHeader } from './rateLimit';
 import type { TlsMaterial } from './tls';
 import { loadRunTls } from './tls';
 
 export { API_PATHS, COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from './validate';
+export type { AnswerPlan, AnswerRecord, PlannedAnswer } from './answerLinks';
+export { MAX_ANSWER_DELAY_MS, checkAnswerPlan, findAnswerLink } from './answerLinks';
 export type { LimiterShape, RateLimit, RetryAfterStyle } from './rateLimit';
 export { LIMITER_SHAPES, RETRY_AFTER_STYLES, checkRateLimit } from './rateLimit';
 
@@ -54,6 +59,8 @@ export interface SandboxOptions {
 	tls?: TlsMaterial;
 	/** The clock arrival times and the rate limit read, in ms since the epoch; default Date.now. Tests inject one they move by hand. */
 	now?: () => number;
+	/** Answer the waiting-webhook link of every delivered message this way (see answerLinks.ts); default none. */
+	answerLinks?: AnswerPlan;
 }
 
 /** Hold API answers until this many requests are open at once, or this many arrived since the last reset (the tail of a run). */
@@ -147,9 +154,18 @@ export interface Sandbox {
 	openRequests(): number;
 	/** Waits until no API request is open, at most `deadlineMs`; resolves with how many are still open. */
 	whenIdle(deadlineMs: number): Promise<number>;
-	/** Clears requests, faults, the counters and any answer gate; started chats, latency and the rate limit go back to the options. */
+	/** What was done with answer links since the last reset, in the order the answers started. */
+	answers: AnswerRecord[];
+	/** Sets or, with undefined, removes how delivered answer links are answered; throws on a malformed plan. */
+	setAnswerPlan(plan: AnswerPlan | undefined): void;
+	/** Waits until no answer to a link is under way, at most `deadlineMs`; resolves with how many still are. */
+	answersSettled(deadlineMs: number): Promise<number>;
+	/**
+	 * Clears requests, faults, the counters, any answer gate and the answer records, and aborts
+	 * answers under way; started chats, latency, the rate limit and the answer plan go back to the options.
+	 */
 	reset(): void;
-	/** Closes the server and destroys every open socket, hung ones included. */
+	/** Closes the server, destroys every open socket, hung ones included, and aborts answers under way. */
 	stop(): Promise<void>;
 }
 
@@ -189,6 +205,8 @@ const CONTROL_METHODS = new Map<string, readonly string[]>([
 	['faults', ['GET', 'POST', 'DELETE']],
 	['latency', ['GET', 'POST']],
 	['rate-limit', ['GET', 'POST', 'DELETE']],
+	['answer-links', ['GET', 'POST', 'DELETE']],
+	['answers', ['GET']],
 ]);
 
 interface BodyResult {
@@ -331,6 +349,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const rateLimitError = checkRateLimit(initialRateLimit);
 		if (rateLimitError) throw new Error(rateLimitError);
 	}
+	const initialAnswerPlan = options.answerLinks === undefined ? undefined : structuredClone(options.answerLinks);
+	if (initialAnswerPlan !== undefined) {
+		const planError = checkAnswerPlan(initialAnswerPlan);
+		if (planError) throw new Error(planError);
+	}
 
 	const requests: RecordedRequest[] = [];
 	let faults: QueuedFault[] = [];
@@ -352,6 +375,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	let smsRequestId = 0;
 	const sockets = new Set<Socket>();
 	const timers = new Set<NodeJS.Timeout>();
+	let answerPlan = initialAnswerPlan;
+	const answers: AnswerRecord[] = [];
+	// Each answer under way, by the controller that aborts it.
+	const answerTasks = new Map<AbortController, Promise<void>>();
+	let answerWaiters: Array<() => void> = [];
 
 	function takeFault(path: string): Fault | undefined {
 		const index = faults.findIndex((queued) => queued.fault.path === undefined || queued.fault.path === path);
@@ -417,6 +445,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		maxInFlight = 0;
 		gate = undefined;
 		releaseHeld();
+		// An answer still under way belongs to the test or run before; it must not reach the next one's n8n.
+		abortAnswers('the sandbox was reset');
+		answers.length = 0;
+		answerPlan = initialAnswerPlan === undefined ? undefined : structuredClone(initialAnswerPlan);
 	}
 
 	function releaseHeld(): void {
@@ -450,6 +482,61 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				resolve(open);
 			}, deadlineMs);
 			idleWaiters.push(done);
+		});
+	}
+
+	function setAnswerPlan(plan: AnswerPlan | undefined): void {
+		if (plan !== undefined) {
+			const error = checkAnswerPlan(plan);
+			if (error) throw new Error(`setAnswerPlan: ${error}`);
+		}
+		answerPlan = plan === undefined ? undefined : structuredClone(plan);
+	}
+
+	/**
+	 * Starts answering the link in a request just delivered, if the plan says so. Registered now,
+	 * before the API answer is written, so a client that has its answer already finds it under way;
+	 * it waits for `res` to be done before it touches the link.
+	 */
+	function startAnswer(record: RecordedRequest, res: ServerResponse): void {
+		// A request still being read when stop() came must not start what stop() just aborted.
+		if (answerPlan === undefined || stopping !== undefined) return;
+		const link = findAnswerLink(record.path, record.body);
+		if (link === undefined) return;
+		const entry: AnswerRecord = { requestSeq: record.seq, link, form: answerForm(answerPlan.answer), done: false };
+		answers.push(entry);
+		const answered = new Promise<void>((resolve) => {
+			res.once('finish', resolve);
+			res.once('close', resolve);
+		});
+		const controller = new AbortController();
+		const task = playAnswer(entry, answerPlan, answered, controller.signal).then(() => {
+			answerTasks.delete(controller);
+			if (answerTasks.size === 0) {
+				const waiters = answerWaiters;
+				answerWaiters = [];
+				for (const waiter of waiters) waiter();
+			}
+		});
+		answerTasks.set(controller, task);
+	}
+
+	function abortAnswers(reason: string): void {
+		for (const controller of answerTasks.keys()) controller.abort(new Error(reason));
+	}
+
+	function answersSettled(deadlineMs: number): Promise<number> {
+		if (answerTasks.size === 0) return Promise.resolve(0);
+		return new Promise<number>((resolve) => {
+			const done = () => {
+				clearTimeout(timer);
+				resolve(answerTasks.size);
+			};
+			const timer = setTimeout(() => {
+				answerWaiters = answerWaiters.filter((waiter) => waiter !== done);
+				resolve(answerTasks.size);
+			}, deadlineMs);
+			answerWaiters.push(done);
 		});
 	}
 
@@ -639,6 +726,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (outcome.kind === 'json' && outcome.status === 200) {
 			record.delivered = true;
 			record.id = id;
+			// Delivered means the person has the message, even when a fault below loses the API answer.
+			startAnswer(record, res);
 		}
 		// ...except afterDelivery, where the service did its work and the answer got lost after it.
 		answerLater(res, fault ? faultOutcome(fault) : outcome, record);
@@ -735,6 +824,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				setRateLimit(undefined);
 				reply(200, { rateLimit: null });
 				return;
+			case 'GET answer-links':
+				reply(200, { plan: answerPlan ?? null });
+				return;
+			case 'POST answer-links': {
+				const error = checkAnswerPlan(input);
+				if (error) {
+					reply(400, { message: error });
+					return;
+				}
+				setAnswerPlan(input as AnswerPlan);
+				reply(200, { plan: answerPlan });
+				return;
+			}
+			case 'DELETE answer-links':
+				setAnswerPlan(undefined);
+				reply(200, { plan: null });
+				return;
+			case 'GET answers':
+				reply(200, { answers, underWay: answerTasks.size });
+				return;
 			case 'POST latency': {
 				const ms = isJsonObject(input) ? input.ms : undefined;
 				const error = checkLatency(ms);
@@ -805,7 +914,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			timers.clear();
 			gate = undefined;
 			held = [];
-			server.close(() => resolve());
+			abortAnswers('the sandbox stopped');
+			// Aborted answers settle at once; waiting for them means none touches a link after stop().
+			const closed = new Promise<void>((closedResolve) => server.close(() => closedResolve()));
+			void Promise.all([closed, ...answerTasks.values()]).then(() => resolve());
 			for (const socket of sockets) socket.destroy();
 		});
 		return stopping;
@@ -828,6 +940,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		holdAnswers,
 		openRequests: () => open,
 		whenIdle,
+		answers,
+		setAnswerPlan,
+		answersSettled,
 		reset,
 		stop,
 	};
