@@ -1,14 +1,15 @@
 /**
  * Runs the sandbox as a stand-alone https server: `npx tsx sandbox/cli.ts [--port N] [--host H]
  * [--key K] [--latency MS] [--rate-limit N [--limit-shape S] [--burst B] [--retry-after R]]
- * [--started +62...]...` (also `npm run sandbox -- ...`).
+ * [--started +62...]... [--answer approve|decline|text:T [--answer-delay MS] [--answer-no-preview]]`
+ * (also `npm run sandbox -- ...`).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { CONTROL_PREFIX, DEFAULT_API_KEY, startSandbox } from './server';
-import type { RateLimit, Sandbox } from './server';
-import { checkRateLimit } from './server';
+import type { AnswerPlan, RateLimit, Sandbox } from './server';
+import { MAX_ANSWER_DELAY_MS, checkAnswerPlan, checkRateLimit } from './server';
 import type { TlsFiles } from './tls';
 import { CA_ENV, makeTlsFiles, removeTlsFiles, runTlsFiles } from './tls';
 
@@ -22,6 +23,13 @@ const USAGE = `Usage: tsx sandbox/cli.ts [options]
   --burst B        tokenBucket only: the bucket's size (default N / 10)
   --retry-after R  what a 429 carries: seconds (default), date or none
   --started PHONE  a number that has started the chat, so media messages to it are accepted (repeatable)
+  --answer A       answer the n8n waiting-webhook link in each delivered message as its reader
+                   would: approve, decline or text:<answer> (default: links are left alone)
+  --answer-delay MS
+                   post the answer MS after the delivery (default 0; a real n8n may not be
+                   waiting yet the moment its message is sent)
+  --answer-no-preview
+                   no link-preview GET of the link before the answer
   --help           show this text
 
 It serves https only, with a throwaway CA and certificate for localhost/127.0.0.1/::1: the run's
@@ -57,6 +65,7 @@ async function main(): Promise<void> {
 	const port = parseNonNegativeInteger(values.port ?? process.env.SANDBOX_PORT ?? '8787', '--port', 65535);
 	const latencyMs = parseNonNegativeInteger(values.latency ?? '0', '--latency');
 	const rateLimit = rateLimitOf(values);
+	const answerLinks = answerPlanOf(values);
 	const apiKey = values.key ?? process.env.SANDBOX_API_KEY ?? DEFAULT_API_KEY;
 	if (apiKey.length === 0) fail('--key: must not be empty');
 
@@ -77,6 +86,7 @@ async function main(): Promise<void> {
 			startedChats: values.started ?? [],
 			quiet: false,
 			...(rateLimit ? { rateLimit } : {}),
+			...(answerLinks ? { answerLinks } : {}),
 		});
 	} catch (error) {
 		// EADDRINUSE and a bad --started number both land here; one line is enough to act on.
@@ -90,12 +100,15 @@ async function main(): Promise<void> {
 		`Sandbox listening on ${sandbox.url}\n` +
 			`API key: ${sandbox.apiKey}\n` +
 			(rateLimit ? `Rate limit: ${JSON.stringify(rateLimit)}\n` : '') +
+			(answerLinks ? `Answer links: ${JSON.stringify(answerLinks)}\n` : '') +
 			`CA certificate: ${files.ca}${own ? ' (made for this run, deleted when the sandbox stops)' : ''}\n` +
 			`  trust it with ${CA_ENV}=${files.ca} (Node, n8n) or curl --cacert ${files.ca}\n` +
 			`Control (no auth): GET ${CONTROL_PREFIX}requests, GET ${CONTROL_PREFIX}stats, ` +
 			`POST ${CONTROL_PREFIX}reset, POST ${CONTROL_PREFIX}conversations {"phone_number"}, ` +
 			`POST ${CONTROL_PREFIX}faults {Fault|Fault[]}, POST ${CONTROL_PREFIX}latency {"ms"}, ` +
-			`POST ${CONTROL_PREFIX}rate-limit {"perSecond","shape","burst","retryAfter"}, DELETE ${CONTROL_PREFIX}rate-limit\n`,
+			`POST ${CONTROL_PREFIX}rate-limit {"perSecond","shape","burst","retryAfter"}, DELETE ${CONTROL_PREFIX}rate-limit, ` +
+				`POST ${CONTROL_PREFIX}answer-links {"answer","delayMs","preview"}, DELETE ${CONTROL_PREFIX}answer-links, ` +
+				`GET ${CONTROL_PREFIX}answers\n`,
 	);
 
 	const running = sandbox;
@@ -139,6 +152,24 @@ function rateLimitOf(values: ReturnType<typeof parseCli>['values']): RateLimit |
 	return limit as RateLimit;
 }
 
+/** The answer plan the flags describe, or undefined without --answer. */
+function answerPlanOf(values: ReturnType<typeof parseCli>['values']): AnswerPlan | undefined {
+	const answer = values.answer;
+	if (answer === undefined) {
+		if (values['answer-delay'] !== undefined || values['answer-no-preview']) fail('--answer-delay and --answer-no-preview need --answer');
+		return undefined;
+	}
+	const plan = {
+		answer: answer.startsWith('text:') ? { text: answer.slice('text:'.length) } : answer,
+		...(values['answer-delay'] === undefined
+			? {}
+			: { delayMs: parseNonNegativeInteger(values['answer-delay'], '--answer-delay', MAX_ANSWER_DELAY_MS) }),
+		...(values['answer-no-preview'] ? { preview: false } : {}),
+	};
+	if (checkAnswerPlan(plan)) fail(`--answer: expected approve, decline or text:<answer>, got "${answer}"`);
+	return plan as AnswerPlan;
+}
+
 function parseCli() {
 	return parseArgs({
 		options: {
@@ -151,6 +182,9 @@ function parseCli() {
 			burst: { type: 'string' },
 			'retry-after': { type: 'string' },
 			started: { type: 'string', multiple: true },
+			answer: { type: 'string' },
+			'answer-delay': { type: 'string' },
+			'answer-no-preview': { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
 		},
 		strict: true,
