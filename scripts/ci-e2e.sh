@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end checks of the package in real n8n (see docs/running-in-n8n.md), on three n8n lines:
-#   - 2.8.4 (Node 20): installed-package, AI-agent, send-once / Dry Run / Retry On Fail (regular
-#     and queue mode), credential, browser (editor) and queue-mode checks (Postgres, 2 workers,
-#     a burst of production-webhook executions);
+#   - 2.8.4 (Node 20): installed-package, AI-agent, send-and-wait, send-once / Dry Run / Retry On
+#     Fail (regular and queue mode), credential, browser (editor) and queue-mode checks (Postgres,
+#     2 workers, a burst of production-webhook executions);
 #   - 1.123.x, the newest 1.x (Node 20, legacy expression engine), and the newest 2.x
 #     (N8N_NEWEST_VERSION below; Node 24 from the npm registry, its default expression engine):
 #     installed-package, AI-agent and send-once / Dry Run / Retry On Fail checks; on the newest
@@ -121,6 +121,7 @@ run_step "credential check" "${TSX}" scripts/n8n/check-credential-test.ts
 run_step "browser check" "${TSX}" scripts/n8n/check-editor.ts
 run_step "queue-mode check (Postgres, main + 2 workers, ${BURST_SIZE:-300}-webhook burst)" "${TSX}" scripts/n8n/check-queue-mode.ts
 run_step "AI-agent check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-ai-agent.ts
+run_step "send-and-wait check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-send-and-wait.ts
 run_step "send-once, dry-run and Retry On Fail check (regular, and queue mode on Postgres)" "${TSX}" scripts/n8n/check-send-once.ts
 
 # The other lines: their checks run only if their install worked (the wait is the rest of the
