@@ -7,7 +7,8 @@
  *   - a POST with an altered signature (on an n8n that signs links) and one with an unknown
  *     choice are refused, and the execution keeps waiting;
  *   - the POST "approved=true" resumes it: Ask outputs { data: { approved: true } } and After runs;
- *   - a second POST changes nothing.
+ *   - a second POST changes nothing;
+ *   - n8n 2.x makes a human-review tool for AI agents of the node (SMS).
  *
  *   npx tsx scripts/n8n/check-send-and-wait.ts     (after `npm run build`)
  */
@@ -82,11 +83,25 @@ async function post(link: string, body: string): Promise<{ status: number; text:
 }
 
 runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
-	const { client } = await launch({
+	const { client, n8n } = await launch({
 		label: 'send-and-wait',
 		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
 		workflows: [workflow],
 	});
+
+	// n8n makes a human-review tool for AI agents from every node type with a sendAndWait operation.
+	const types = (await (await fetch(`${n8n.url}/types/nodes.json`, { headers: { Cookie: client.sessionCookie } })).json()) as Array<{
+		name: string;
+		properties?: Array<{ name: string; default?: unknown }>;
+	}>;
+	const hitl = types.find((type) => type.name === `${NODE_TYPE}HitlTool`);
+	if (N8N_VERSION.startsWith('1.')) {
+		console.log(`  (n8n ${N8N_VERSION} makes ${hitl ? 'a' : 'no'} human-review tool of the node)`);
+	} else {
+		expect(hitl !== undefined, 'n8n offers the node as a human-review tool for AI agents', types.filter((type) => type.name.includes('multiChannel')).map((type) => type.name));
+		const resource = hitl?.properties?.find((property) => property.name === 'resource')?.default;
+		expect(resource === 'sms', 'the human-review tool sends an SMS', resource);
+	}
 
 	const executionId = await step('run the workflow until it waits', async () => {
 		const id = await client.runWorkflow(WORKFLOW_ID, TRIGGER);
