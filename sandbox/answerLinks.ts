@@ -155,14 +155,21 @@ export async function playAnswer(record: AnswerRecord, plan: AnswerPlan, answere
 		// The delay runs from the delivery, while the preview is fetched: the app fetches it at once, the person reads later.
 		await Promise.all([preview(), sleep(plan.delayMs ?? 0, undefined, { signal: stopped })]);
 		step = 'answer POST';
-		const response = await fetch(record.link, {
-			method: 'POST',
-			headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER_USER_AGENT },
-			body: record.form,
-			signal: requestSignal(),
-		});
-		const text = await response.text();
-		record.answer = { status: response.status, body: text.slice(0, ANSWER_BODY_CHARS) };
+		// n8n answers 409, and records nothing, while the execution has not yet started to wait
+		// (the message can arrive first): the person presses again, for at most the request timeout.
+		const giveUpAt = Date.now() + REQUEST_TIMEOUT_MS;
+		for (;;) {
+			const response = await fetch(record.link, {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER_USER_AGENT },
+				body: record.form,
+				signal: requestSignal(),
+			});
+			const text = await response.text();
+			record.answer = { status: response.status, body: text.slice(0, ANSWER_BODY_CHARS) };
+			if (response.status !== 409 || Date.now() > giveUpAt) break;
+			await sleep(250, undefined, { signal: stopped });
+		}
 	} catch (error) {
 		// An abort by reset() or stop() is reported by its reason, not as the AbortError wrapped around it.
 		record.error = `${step}: ${errorText(signal.aborted ? signal.reason : error)}`;

@@ -35,6 +35,8 @@ interface Hit {
 interface FakeN8n {
 	origin: string;
 	hits: Hit[];
+	/** How many POSTs to answer 409 first, as n8n does while the execution has not started to wait. */
+	conflicts: number;
 	/** Same path and query as n8n's waiting webhook for `executionId`, on this server. */
 	link(executionId: string): string;
 	close(): Promise<void>;
@@ -43,12 +45,18 @@ interface FakeN8n {
 /** n8n's waiting webhook, reduced to what the person sees: a page on GET, a recorded answer on POST. */
 async function startFakeN8n(tls?: TlsMaterial): Promise<FakeN8n> {
 	const hits: Hit[] = [];
+	const fake = { conflicts: 0 };
 	const handle = (req: IncomingMessage, res: ServerResponse): void => {
 		const at = performance.now();
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at });
+			if (req.method === 'POST' && fake.conflicts > 0) {
+				fake.conflicts--;
+				res.writeHead(409, { 'content-type': 'application/json' }).end('{"message":"not waiting yet"}');
+				return;
+			}
 			res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(req.method === 'POST' ? RECORDED : PAGE);
 		});
 	};
@@ -58,6 +66,12 @@ async function startFakeN8n(tls?: TlsMaterial): Promise<FakeN8n> {
 	return {
 		origin,
 		hits,
+		get conflicts() {
+			return fake.conflicts;
+		},
+		set conflicts(count: number) {
+			fake.conflicts = count;
+		},
 		link: (executionId) => `${origin}/webhook-waiting/${executionId}/node-7f3a?signature=c2lnbmVk.token`,
 		close: () =>
 			new Promise<void>((resolve) => {
@@ -147,6 +161,14 @@ describe('sandbox answer links', () => {
 		expect(preview.headers['user-agent']).toMatch(/link preview/);
 		expect(answer.headers['content-type']).toBe('application/x-www-form-urlencoded');
 		expect(answer.body).toBe('approved=true');
+	});
+
+	it('a 409 (the execution not waiting yet) is pressed again until the answer is recorded', async () => {
+		n8n.conflicts = 2;
+		await deliver(sandbox(), SMS_PATH, sms(`Answer: ${n8n.link('4720')}`));
+		const [record] = await settled(sandbox());
+		expect(record.answer).toEqual({ status: 200, body: RECORDED });
+		expect(n8n.hits.filter((hit) => hit.method === 'POST').map((hit) => hit.body)).toEqual(['approved=true', 'approved=true', 'approved=true']);
 	});
 
 	it('decline: posts approved=false', async () => {
