@@ -5,7 +5,7 @@
 #     2 workers, a burst of production-webhook executions);
 #   - 1.123.x, the newest 1.x (Node 20, legacy expression engine), and the newest 2.x
 #     (N8N_NEWEST_VERSION below; Node 24 from the npm registry, its default expression engine):
-#     installed-package, AI-agent and send-once / Dry Run / Retry On Fail checks; on the newest
+#     installed-package, AI-agent, send-and-wait and send-once / Dry Run / Retry On Fail checks; on the newest
 #     2.x also the queue-mode check.
 # Works on a fresh clone, unattended (CI=true, no stdin). Installs chromium, redis-server and
 # postgresql with apt only when missing, each n8n version into .cache/n8n-<version>/ only when
@@ -132,6 +132,7 @@ for version in "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}"; do
 	if ((${#failed[@]} == failures_before)); then
 		run_step "installed-package check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-installed-package.ts
 		run_step "AI-agent check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-ai-agent.ts
+		run_step "send-and-wait check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-send-and-wait.ts
 		run_step "send-once, dry-run and Retry On Fail check, n8n ${version} (regular mode)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-send-once.ts --only=regular
 		# Users who scale out and update run the newest 2.x on Postgres: queue mode there too.
 		if [[ "${version}" == "${N8N_NEWEST_VERSION}" ]]; then
