@@ -14,29 +14,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { chromium, selectors } from 'playwright-core';
+import { selectors } from 'playwright-core';
 
 import type { CheckContext } from './lib/check';
 import { runCheck } from './lib/check';
 import { walkUserPaths } from './lib/editorWalk';
 import { loadExamples, MEDIA_RECIPIENT, sandboxCredential } from './lib/examples';
-import { REPO_ROOT } from './lib/install';
 import { OWNER } from './lib/n8n';
 import { startChat } from './lib/sandbox';
 import { launch, step } from './lib/stack';
+import { launchChromium, SCREENSHOTS } from './lib/browser';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? join(REPO_ROOT, 'docs', 'images');
-const CHROMIUM_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 
 /** Simple parameters render as `parameter-input-<name>`, fixed collections as `fixed-collection-<name>`. */
 const FIXED_COLLECTIONS = new Set(['bodyParameters', 'quickReplyButtons', 'urlButton']);
@@ -124,7 +112,7 @@ runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
 	let browser: Browser | undefined;
 	try {
 		browser = await step('start Chromium and sign in', async () => {
-			const started = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+			const started = await launchChromium();
 			return started;
 		});
 		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

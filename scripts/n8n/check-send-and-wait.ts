@@ -8,10 +8,16 @@
  *     choice are refused, and the execution keeps waiting;
  *   - the POST "approved=true" resumes it: Ask outputs { data: { approved: true } } and After runs;
  *   - a second POST changes nothing;
- *   - n8n 2.x makes a human-review tool for AI agents of the node (SMS).
+ *   - n8n 2.x makes a human-review tool for AI agents of the node (SMS);
+ *   - a second execution is answered by a person in Chromium on a 360 px screen with JavaScript
+ *     off: the page fits, its button posts the answer, the execution resumes. Screenshots of the
+ *     page and of the recorded answer go to docs/images/ (SCREENSHOT_DIR overrides).
  *
  *   npx tsx scripts/n8n/check-send-and-wait.ts     (after `npm run build`)
  */
+import { join } from 'node:path';
+
+import { launchChromium, SCREENSHOTS } from './lib/browser';
 import { runCheck } from './lib/check';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, sandboxCredential } from './lib/examples';
 import { N8N_VERSION, NODE_TYPE } from './lib/install';
@@ -149,4 +155,33 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 	const askedAfter = after.data?.resultData.runData.Ask?.at(-1)?.data?.main?.[0]?.[0]?.json;
 	expect(after.status === 'success' && JSON.stringify(askedAfter) === JSON.stringify(asked), 'and changes nothing', after.status);
 	expect(sandbox.requests.length === 1, 'nothing else was sent', sandbox.requests.length);
+
+	const second = await step('a second execution, answered in Chromium on a phone-sized screen', async () => {
+		const id = await client.runWorkflow(WORKFLOW_ID, TRIGGER);
+		await statusBecomes(client, id, ['waiting', 'error', 'success', 'crashed']);
+		const phoneLink = (sandbox.requests.at(-1)?.body as { message: string }).message.split('\n')[1];
+		const browser = await launchChromium();
+		try {
+			const context = await browser.newContext({ viewport: { width: 360, height: 640 }, javaScriptEnabled: false });
+			const page = await context.newPage();
+			await page.goto(phoneLink, { waitUntil: 'load' });
+			const card = await page.locator('.card').boundingBox();
+			const widest = await page.locator('button').evaluateAll((buttons) => Math.max(...buttons.map((button) => button.getBoundingClientRect().right)));
+			await page.screenshot({ path: join(SCREENSHOTS, 'answer-page.png') });
+			await page.getByRole('button', { name: 'Refund' }).click();
+			await page.getByText('Recorded: Refund').waitFor({ timeout: 30_000 });
+			await page.screenshot({ path: join(SCREENSHOTS, 'answer-recorded.png') });
+			return { id, cardRight: (card?.x ?? 0) + (card?.width ?? Infinity), widest };
+		} finally {
+			await browser.close();
+		}
+	});
+	expect(second.cardRight <= 360 && second.widest <= 360, 'the page fits a 360 px screen', second);
+	const phoneRun = await statusBecomes(client, second.id, ['success', 'error', 'crashed']);
+	const phoneAnswer = phoneRun.data?.resultData.runData.Ask?.at(-1)?.data?.main?.[0]?.[0]?.json;
+	expect(
+		phoneRun.status === 'success' && JSON.stringify(phoneAnswer) === JSON.stringify({ data: { approved: true } }),
+		'pressing the button (no JavaScript) resumed the execution with the approval',
+		phoneAnswer,
+	);
 });
