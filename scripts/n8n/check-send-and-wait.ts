@@ -11,7 +11,9 @@
  *   - n8n 2.x makes a human-review tool for AI agents of the node (SMS);
  *   - a second execution is answered by a person in Chromium on a 360 px screen with JavaScript
  *     off: the page fits, its button posts the answer, the execution resumes. Screenshots of the
- *     page and of the recorded answer go to docs/images/ (SCREENSHOT_DIR overrides).
+ *     page and of the recorded answer go to docs/images/ (SCREENSHOT_DIR overrides);
+ *   - the example "approve a refund over SMS", answered by the sandbox's person, takes the If
+ *     node's approved branch.
  *
  *   npx tsx scripts/n8n/check-send-and-wait.ts     (after `npm run build`)
  */
@@ -19,7 +21,7 @@ import { join } from 'node:path';
 
 import { launchChromium, SCREENSHOTS } from './lib/browser';
 import { runCheck } from './lib/check';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, sandboxCredential } from './lib/examples';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, readExampleWorkflow, sandboxCredential } from './lib/examples';
 import { N8N_VERSION, NODE_TYPE } from './lib/install';
 import type { N8nClient, RunExecutionData } from './lib/n8n';
 import { flatted } from './lib/n8n';
@@ -28,6 +30,7 @@ import { launch, step } from './lib/stack';
 
 const WORKFLOW_ID = 'mcnSendAndWait01';
 const TRIGGER = 'When clicking ‘Execute workflow’';
+const EXAMPLE = readExampleWorkflow('approve-refund-sms.json');
 const QUESTION = 'Approve the refund of Rp 150.000 for order 42? <b>not bold</b>';
 
 const workflow = {
@@ -92,7 +95,7 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 	const { client, n8n } = await launch({
 		label: 'send-and-wait',
 		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
-		workflows: [workflow],
+		workflows: [workflow, EXAMPLE],
 	});
 
 	// n8n makes a human-review tool for AI agents from every node type with a sendAndWait operation.
@@ -183,5 +186,17 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 		phoneRun.status === 'success' && JSON.stringify(phoneAnswer) === JSON.stringify({ data: { approved: true } }),
 		'pressing the button (no JavaScript) resumed the execution with the approval',
 		phoneAnswer,
+	);
+
+	const example = await step('the example, answered by the sandbox playing the person', async () => {
+		sandbox.setAnswerPlan({ answer: 'approve' });
+		const id = await client.runWorkflow(EXAMPLE.id, 'When clicking ‘Execute workflow’');
+		return await statusBecomes(client, id, ['success', 'error', 'crashed']);
+	});
+	const ran = Object.keys(example.data?.resultData.runData ?? {});
+	expect(
+		example.status === 'success' && ran.includes('Refund the order') && !ran.includes('Keep the order (declined or no answer)'),
+		'approve-refund-sms.json: the approval took the Refund branch',
+		{ status: example.status, ran },
 	);
 });

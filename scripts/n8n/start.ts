@@ -6,7 +6,7 @@
  * Starts the sandbox, installs n8n 2.8.4 into .cache/ on first use, installs the packed package
  * into a fresh n8n user folder like a community package, imports the sandbox credential and the
  * example workflows, starts n8n on 127.0.0.1, runs every example once and prints what each send
- * returned. Then it keeps the editor running until Ctrl-C, or with --once (`npm run demo`) stops
+ * returned (the sandbox approves the Send and Wait example's link, as its person would). Then it keeps the editor running until Ctrl-C, or with --once (`npm run demo`) stops
  * and exits 0 only if every example did what it should.
  */
 import { parseArgs } from 'node:util';
@@ -32,14 +32,18 @@ async function main(): Promise<number> {
 		},
 	});
 	console.log(`Multi-Channel Notification node in real n8n ${N8N_VERSION}${values.once ? ' (demo run)' : ''}\n`);
-	const running: Sandbox = await step('start the sandbox', async () => await startSandbox({ port: 0, quiet: true }));
+	// The sandbox plays the person who answers the Send and Wait example's link: approve.
+	const running: Sandbox = await step(
+		'start the sandbox',
+		async () => await startSandbox({ port: 0, quiet: true, answerLinks: { answer: 'approve', delayMs: 500 } }),
+	);
 	installCleanup(
 		async () => {
 			await running.stop();
 		},
 		{ signalExitCode: values.once ? undefined : 0 },
 	);
-	const examples = loadExamples();
+	const examples = loadExamples({ answered: true });
 	const preferred = values.port ? Number(values.port) : 5678;
 	const port = values.once || (await portInUse(preferred)) ? undefined : preferred;
 	if (values.port && port === undefined && !values.once) throw new Error(`Port ${values.port} is in use`);

@@ -61,13 +61,21 @@ export function needsChatModel(workflow: ExampleWorkflow): boolean {
 	return workflow.nodes.some((node) => node.type.startsWith('@n8n/n8n-nodes-langchain.'));
 }
 
-/** The examples that run on their own against the sandbox (AI-agent examples left out). */
-export function loadExamples(): Example[] {
+/** A Send and Wait example finishes only once someone answers its link (the sandbox's answer plan). */
+export function waitsForAnswer(workflow: ExampleWorkflow): boolean {
+	return workflow.nodes.some((node) => node.type === NODE_TYPE && node.parameters.operation === 'sendAndWait');
+}
+
+/**
+ * The examples that run against the sandbox (AI-agent examples left out); with `answered`, also
+ * those that wait for an answer, for a runner whose sandbox answers the links.
+ */
+export function loadExamples({ answered = false }: { answered?: boolean } = {}): Example[] {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
 		.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
 		.map((file) => ({ file, workflow: readExampleWorkflow(file) }))
-		.filter(({ workflow }) => !needsChatModel(workflow))
+		.filter(({ workflow }) => !needsChatModel(workflow) && (answered || !waitsForAnswer(workflow)))
 		.map(({ file, workflow }) => {
 			const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 			if (!trigger) throw new Error(`${file}: no Manual Trigger node`);
@@ -96,7 +104,17 @@ export interface ExampleResult {
 	problem?: string;
 }
 
+/** A Send and Wait node's output once answered: n8n's `{ data: { approved } }` or `{ data: { text } }`. */
+function answerOf(json: Record<string, unknown>): string | undefined {
+	const data = (json.data ?? {}) as Record<string, unknown>;
+	if (typeof data.approved === 'boolean') return data.approved ? 'answered: approved' : 'answered: declined';
+	if (typeof data.text === 'string') return `answered: "${data.text}"`;
+	return undefined;
+}
+
 function describeSuccess(json: Record<string, unknown>): string {
+	const answer = answerOf(json);
+	if (answer !== undefined) return answer;
 	const data = (json.data ?? {}) as Record<string, unknown>;
 	if (json.chatStatus !== undefined || json.smsStatus !== undefined) {
 		return `${String(json.message)}: chat ${String(json.chatStatus)}, SMS ${String(json.smsStatus)} (request ${String(data.request_id)})`;
@@ -117,7 +135,7 @@ export function sendRows(example: Example, execution: ExecutionSummary): SendRow
 			}
 			const items: NodeItem[] = task.data?.main?.[0] ?? [];
 			items.forEach((item, index) => {
-				const ok = item.json.error === undefined && item.json.message === 'success';
+				const ok = item.json.error === undefined && (item.json.message === 'success' || answerOf(item.json) !== undefined);
 				rows.push({
 					example: example.file,
 					node: node.name,
