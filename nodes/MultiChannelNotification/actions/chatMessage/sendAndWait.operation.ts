@@ -2,15 +2,13 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, nodeOf } from '../../helpers/errors';
-import { parseOrThrow } from '../../helpers/validation';
-import { TEMPLATE_LABELS, templateSendSchema } from '../../schemas';
-import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
 import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
 import { answerLink, withTemplateLink } from '../shared/sendAndWait/link';
 import { templateFields } from '../shared/template/fields';
-import { readTemplateFields, templatePreview } from '../shared/template/read';
+import { readTemplateFields } from '../shared/template/read';
+import { templateRequest } from './sendTemplate.operation';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send a template message and wait for response',
@@ -26,11 +24,5 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 	const candidate = readTemplateFields(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
 	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), answerLink(this));
 	if (problems.length > 0) throw inputError(nodeOf(this), itemIndex, problems);
-	const body = parseOrThrow(nodeOf(this), templateSendSchema, candidate, itemIndex, TEMPLATE_LABELS);
-	const preview = templatePreview(candidate.templateContent, body);
-	return {
-		endpoint: ENDPOINTS.chatMessage,
-		body,
-		extras: { from: body.from, to: body.to, ...(preview === undefined ? {} : { preview }) },
-	};
+	return templateRequest(this, candidate, itemIndex);
 }

@@ -20,8 +20,12 @@ export const description: INodeProperties[] = updateDisplayOptions(
 
 /** Output: the service's answer plus `from` and `to` as sent, and `preview` when Template Content is set. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const candidate = readTemplateFields(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
-	const body = parseOrThrow(nodeOf(this), templateSendSchema, candidate, itemIndex, TEMPLATE_LABELS);
+	return templateRequest(this, readTemplateFields(this, itemIndex, readPhoneNumberFormat(this, itemIndex)), itemIndex);
+}
+
+/** The request for a template candidate as read.ts reads it (Send and Wait adds its link first). */
+export function templateRequest(context: IExecuteFunctions, candidate: Record<string, unknown>, itemIndex: number): PreparedSend {
+	const body = parseOrThrow(nodeOf(context), templateSendSchema, candidate, itemIndex, TEMPLATE_LABELS);
 	const preview = templatePreview(candidate.templateContent, body);
 	return {
 		endpoint: ENDPOINTS.chatMessage,
