@@ -25,14 +25,13 @@ export const answerWebhooks: IWebhookDescription[] = [waitingWebhook('GET'), wai
 const TITLE = 'Your answer';
 
 interface Setup {
-	message: string;
 	body: PageBody;
 }
 
 function setupOf(context: IWebhookFunctions): Setup {
 	const message = String(context.getNodeParameter('message', '') ?? '').trim();
 	if (context.getNodeParameter('responseType', 'approval') === 'freeText') {
-		return { message, body: { kind: 'text', message, maxLength: MAX_ANSWER_CHARS } };
+		return { body: { kind: 'text', message, maxLength: MAX_ANSWER_CHARS } };
 	}
 	const approval = context.getNodeParameter('approvalOptions.values', {}) as IDataObject;
 	const label = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value : fallback);
@@ -42,7 +41,7 @@ function setupOf(context: IWebhookFunctions): Setup {
 	if (approval.approvalType === 'double') {
 		choices.push({ field: 'approved', answer: 'false', label: label(approval.disapproveLabel, DEFAULT_DECLINE_LABEL), primary: false });
 	}
-	return { message, body: { kind: 'question', message, choices } };
+	return { body: { kind: 'question', message, choices } };
 }
 
 /** What a POST answers, or the page explaining why it was refused (the execution keeps waiting). */
