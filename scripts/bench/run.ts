@@ -9,7 +9,7 @@
  * to .cache/bench/results.json). `--quick` does a small smoke run that writes only .cache/bench/.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -267,6 +267,19 @@ async function runPrepare(): Promise<PrepareResult[]> {
 	return results;
 }
 
+/**
+ * The part of BENCHMARKS.md from KEPT_MARKER on is measured by other scripts (the Send and Wait
+ * figures come from a queue-mode check of real n8n): a rewrite keeps it as it is.
+ */
+const KEPT_MARKER = '<!-- Measured by other scripts: npm run bench keeps everything from here on. -->';
+
+function writeBenchmarks(markdown: string): void {
+	const file = join(REPO_ROOT, 'BENCHMARKS.md');
+	const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+	const kept = old.includes(KEPT_MARKER) ? old.slice(old.indexOf(KEPT_MARKER)) : '';
+	writeFileSync(file, kept === '' ? markdown : `${markdown.trimEnd()}\n\n${kept}`);
+}
+
 function render(): void {
 	const saved = JSON.parse(readFileSync(join(CACHE_DIR, 'results.json'), 'utf8')) as {
 		facts: Facts;
@@ -276,7 +289,7 @@ function render(): void {
 	};
 	const { console: table, markdown } = renderReport(saved.facts, saved.prepare, saved.results, saved.bursts ?? []);
 	console.log(table);
-	writeFileSync(join(REPO_ROOT, 'BENCHMARKS.md'), markdown);
+	writeBenchmarks(markdown);
 	console.log(`Rewrote BENCHMARKS.md from .cache/bench/results.json (measured ${saved.facts.date}).`);
 }
 
@@ -392,7 +405,7 @@ async function main(): Promise<void> {
 		writeFileSync(join(CACHE_DIR, 'BENCHMARKS.quick.md'), markdown);
 		console.log(`Quick run: wrote .cache/bench/quick.json and BENCHMARKS.quick.md (${facts.seconds} s in all).`);
 	} else {
-		writeFileSync(join(REPO_ROOT, 'BENCHMARKS.md'), markdown);
+		writeBenchmarks(markdown);
 		console.log(`Wrote BENCHMARKS.md and .cache/bench/results.json (${facts.seconds} s in all).`);
 	}
 }

@@ -13,7 +13,9 @@
  *     off: the page fits, its button posts the answer, the execution resumes. Screenshots of the
  *     page and of the recorded answer go to docs/images/ (SCREENSHOT_DIR overrides);
  *   - the example "approve a refund over SMS", answered by the sandbox's person, takes the If
- *     node's approved branch.
+ *     node's approved branch;
+ *   - an execution with Limit Wait Time (3 s) that nobody answers: n8n continues it when the time
+ *     is up (its wait tracker looks once a minute), passing the node's input on with no `data`.
  *
  *   npx tsx scripts/n8n/check-send-and-wait.ts     (after `npm run build`)
  */
@@ -65,6 +67,19 @@ const workflow = {
 	pinData: {},
 };
 
+/** The same workflow, waiting at most 3 seconds (0.05 minutes) for an answer that never comes. */
+const TIMEOUT_WORKFLOW_ID = 'mcnSendAndWait02';
+const timeoutWorkflow = {
+	...workflow,
+	id: TIMEOUT_WORKFLOW_ID,
+	name: 'Send and Wait check: nobody answers',
+	nodes: workflow.nodes.map((node) =>
+		node.name === 'Ask'
+			? { ...node, parameters: { ...node.parameters, options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' } } } } }
+			: node,
+	),
+};
+
 interface Execution {
 	status: string;
 	data?: RunExecutionData;
@@ -95,7 +110,7 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 	const { client, n8n } = await launch({
 		label: 'send-and-wait',
 		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
-		workflows: [workflow, EXAMPLE],
+		workflows: [workflow, timeoutWorkflow, EXAMPLE],
 	});
 
 	// n8n makes a human-review tool for AI agents from every node type with a sendAndWait operation.
@@ -111,6 +126,16 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 		const resource = hitl?.properties?.find((property) => property.name === 'resource')?.default;
 		expect(resource === 'sms', 'the human-review tool sends an SMS', resource);
 	}
+
+	// Started first: n8n's wait tracker may take a minute to notice that its time is up.
+	const unanswered = await step('an execution that waits at most 3 s, never answered', async () => {
+		const id = await client.runWorkflow(TIMEOUT_WORKFLOW_ID, TRIGGER);
+		return { id, status: (await statusBecomes(client, id, ['waiting', 'error', 'success', 'crashed'])).status };
+	});
+	expect(['waiting', 'success'].includes(unanswered.status), 'it waits (or has already gone on)', unanswered.status);
+	const timeoutSms = sandbox.requests.filter((request) => request.path === '/v1/sms/notification').length;
+	expect(timeoutSms === 1, 'after sending its SMS', timeoutSms);
+	sandbox.reset();
 
 	const executionId = await step('run the workflow until it waits', async () => {
 		const id = await client.runWorkflow(WORKFLOW_ID, TRIGGER);
@@ -198,5 +223,14 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 		example.status === 'success' && ran.includes('Refund the order') && !ran.includes('Keep the order (declined or no answer)'),
 		'approve-refund-sms.json: the approval took the Refund branch',
 		{ status: example.status, ran },
+	);
+
+	const timedOut = await step('the unanswered execution, once its wait limit has passed', async () => await statusBecomes(client, unanswered.id, ['success', 'error', 'crashed']));
+	const timedOutRun = timedOut.data?.resultData.runData ?? {};
+	const passedOn = timedOutRun.Ask?.at(-1)?.data?.main?.[0]?.[0]?.json;
+	expect(
+		timedOut.status === 'success' && passedOn !== undefined && !('data' in passedOn) && (timedOutRun.After?.length ?? 0) === 1,
+		'when the limit passed, n8n went on: Ask passed its input on with no `data` (no answer), After ran',
+		{ status: timedOut.status, passedOn },
 	);
 });
