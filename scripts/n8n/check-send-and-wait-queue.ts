@@ -18,6 +18,7 @@
  * WAITING (default 100) sets how many executions wait and are answered at once.
  */
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 
 import { runCheck } from './lib/check';
@@ -207,6 +208,7 @@ runCheck(`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, 
 	expect(isDeepStrictEqual(await statusCounts(queueEnv), { waiting: WAITING }), 'the GETs changed nothing: all still wait');
 
 	const startedBefore = workers.map(startedOn);
+	const loadBefore = loadavg()[0];
 	const answered = await step(`${WAITING} answers at once (half approve, half decline)`, async () =>
 		await Promise.all(
 			links.map(async (link) => {
@@ -262,7 +264,7 @@ runCheck(`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, 
 
 	const toPage = answered.map((answer) => answer.paged);
 	const toFinish = answered.map((answer) => (outcomes.get(answer.executionId)?.stoppedAt ?? NaN) - answer.sent);
-	console.log(`\nFigures (${WAITING} answers at once; main + 2 workers at concurrency ${WORKER_CONCURRENCY}; n8n ${N8N_VERSION}):`);
+	console.log(`\nFigures (${WAITING} answers at once; main + 2 workers at concurrency ${WORKER_CONCURRENCY}; n8n ${N8N_VERSION}; ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(2)} before the answers):`);
 	console.log(`  answer POST → n8n's “recorded” page: ${summary(toPage)}`);
 	console.log(`  answer POST → resumed execution finished (stoppedAt): ${summary(toFinish)}`);
 });
