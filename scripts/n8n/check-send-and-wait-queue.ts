@@ -10,8 +10,9 @@
  *   3. Every link is opened (GET, as a link preview would: nothing changes), then all are answered
  *      at once, half approve and half decline. Every execution resumes exactly once, on a worker,
  *      with the answer its own person gave; a second answer to each changes nothing.
- *   4. Figures, printed (not asserted): time from each answer POST to n8n's page and to the
- *      resumed execution's finish (n8n's own stoppedAt), median and p95.
+ *   4. Figures, printed (not asserted): time from each answer POST to the node's page and to the
+ *      resumed execution's finish (n8n's own stoppedAt), median and p95, beside the same for
+ *      n8n's own Wait node resumed by a webhook call (100 executions of the same queue, same run).
  *
  *   npx tsx scripts/n8n/check-send-and-wait-queue.ts     (after `npm run build`; needs postgresql and redis-server)
  *
@@ -87,17 +88,57 @@ function waitingWorkflow(): ExampleWorkflow {
 	};
 }
 
+/**
+ * The yardstick for the figures: n8n's own Wait node resumed by a webhook call, in the same queue.
+ * "Notify" sends the execution's resume URL ($execution.resumeUrl) by SMS, so the check finds it
+ * as it finds the node's answer links; "Wait" then waits for a POST to it.
+ */
+const BASELINE_ID = 'mcnWaitQueue0002';
+const BASELINE_PATH = 'mcn-wait-baseline';
+function baselineWorkflow(): ExampleWorkflow {
+	const [webhook, , after] = waitingWorkflow().nodes;
+	return {
+		id: BASELINE_ID,
+		name: 'Queue mode: n8n’s Wait node resumed by a webhook call',
+		nodes: [
+			{ ...webhook, id: 'b3000000-0000-4000-8000-000000000001', webhookId: '7c3e8a2f-6da0-4b70-9c75-5e3f3d2a1d93', parameters: { httpMethod: 'POST', path: BASELINE_PATH, responseMode: 'onReceived', options: {} } },
+			{
+				id: 'b3000000-0000-4000-8000-000000000002',
+				name: 'Notify',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { resource: 'sms', operation: 'send', phoneNumber: '={{ $json.body.phone }}', message: '={{ $execution.resumeUrl }}', options: {} },
+				credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+			},
+			{ id: 'b3000000-0000-4000-8000-000000000003', name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [440, 0], parameters: { resume: 'webhook', httpMethod: 'POST', options: {} } },
+			{ ...after, id: 'b3000000-0000-4000-8000-000000000004' },
+		] as unknown as ExampleWorkflow['nodes'],
+		connections: {
+			Webhook: { main: [[{ node: 'Notify', type: 'main', index: 0 }]] },
+			Notify: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] },
+			Wait: { main: [[{ node: 'After', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
 /** Executions of the workflow per status, from Postgres. */
-async function statusCounts(env: Record<string, string>): Promise<Record<string, number>> {
-	const rows = await queryPostgres(env, `select status, count(*) from execution_entity where "workflowId" = '${WORKFLOW_ID}' group by status order by status`);
+async function statusCounts(env: Record<string, string>, workflowId = WORKFLOW_ID): Promise<Record<string, number>> {
+	const rows = await queryPostgres(env, `select status, count(*) from execution_entity where "workflowId" = '${workflowId}' group by status order by status`);
 	return Object.fromEntries(rows.map((row) => row.split('|')).map(([status, count]) => [status, Number(count)]));
 }
 
 /** Polls until `done` holds for the counts (a deadline against hanging, not a speed bound). */
-async function countsBecome(env: Record<string, string>, done: (counts: Record<string, number>) => boolean): Promise<Record<string, number>> {
+async function countsBecome(
+	env: Record<string, string>,
+	done: (counts: Record<string, number>) => boolean,
+	workflowId = WORKFLOW_ID,
+): Promise<Record<string, number>> {
 	const deadline = Date.now() + 10 * 60_000;
 	for (;;) {
-		const counts = await statusCounts(env);
+		const counts = await statusCounts(env, workflowId);
 		if (done(counts) || Date.now() > deadline) return counts;
 		await delay(1000);
 	}
@@ -123,7 +164,7 @@ runCheck(`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, 
 	const stack = await launch({
 		label: 'wait-queue',
 		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
-		workflows: [waitingWorkflow()],
+		workflows: [waitingWorkflow(), baselineWorkflow()],
 		extraEnv: queueEnv,
 	});
 	// The links a worker writes point at WEBHOOK_URL: as in any queue-mode set-up, the workers get
@@ -143,8 +184,8 @@ runCheck(`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, 
 	let workers = await startWorkers();
 
 	await step('activate the workflow', async () => await stack.client.activateWorkflow(WORKFLOW_ID));
-	const postEvent = async (index: number): Promise<number | string> => {
-		const response = await fetch(`${stack.n8n.url}/webhook/${WEBHOOK_PATH}`, {
+	const postEvent = async (index: number, path = WEBHOOK_PATH): Promise<number | string> => {
+		const response = await fetch(`${stack.n8n.url}/webhook/${path}`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify(event(index)),
@@ -264,7 +305,54 @@ runCheck(`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, 
 
 	const toPage = answered.map((answer) => answer.paged);
 	const toFinish = answered.map((answer) => (outcomes.get(answer.executionId)?.stoppedAt ?? NaN) - answer.sent);
+
+	// The yardstick, same run, same queue: n8n's Wait node resumed by a POST to its resume URL.
+	sandbox.reset();
+	await step('activate the Wait-node workflow', async () => await stack.client.activateWorkflow(BASELINE_ID));
+	const baselineFirst = await step('its first event, once its webhook is registered', async () => {
+		const deadline = Date.now() + 120_000;
+		for (;;) {
+			const status = await postEvent(0, BASELINE_PATH);
+			if (status === 200 || !String(status).startsWith('404') || Date.now() > deadline) return status;
+			await delay(250);
+		}
+	});
+	const baselineAccepted = await Promise.all(Array.from({ length: WAITING - 1 }, async (_, index) => await postEvent(index + 1, BASELINE_PATH)));
+	expect([baselineFirst, ...baselineAccepted].every((status) => status === 200), `the Wait-node workflow took ${WAITING} events`);
+	const baselineWaiting = await step(`wait until its ${WAITING} executions wait`, async () =>
+		await countsBecome(queueEnv, (counts) => (counts.waiting ?? 0) >= WAITING || Object.keys(counts).some((status) => !['new', 'running', 'waiting'].includes(status)), BASELINE_ID),
+	);
+	expect(isDeepStrictEqual(baselineWaiting, { waiting: WAITING }), `${WAITING} Wait-node executions wait`, baselineWaiting);
+	const resumeUrls = sandbox.requests
+		.filter((request) => request.path === '/v1/sms/notification')
+		.map((request) => (request.body as { message: string }).message);
+	const resumed = await step(`${WAITING} resume calls at once`, async () =>
+		await Promise.all(
+			resumeUrls.map(async (url) => {
+				const sent = Date.now();
+				const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'approved=true' });
+				await response.arrayBuffer();
+				return { executionId: new URL(url).pathname.split('/')[2], sent, paged: Date.now() - sent, status: response.status };
+			}),
+		),
+	);
+	expect(resumed.every((call) => call.status === 200), 'n8n took every resume call', resumed.filter((call) => call.status !== 200).slice(0, 5));
+	const baselineDone = await step('wait until they have finished', async () =>
+		await countsBecome(queueEnv, (counts) => (counts.success ?? 0) + (counts.error ?? 0) + (counts.crashed ?? 0) >= WAITING, BASELINE_ID),
+	);
+	expect(isDeepStrictEqual(baselineDone, { success: WAITING }), `all ${WAITING} Wait-node executions finished`, baselineDone);
+	const baselineFinish = await Promise.all(
+		resumed.map(async (call) => {
+			const row = await stack.client.request<{ stoppedAt?: string }>('GET', `/executions/${call.executionId}`);
+			return Date.parse(row.stoppedAt ?? '') - call.sent;
+		}),
+	);
+
+	const ratio = (ours: number[], theirs: number[]): string => (percentile(ours, 0.5) / percentile(theirs, 0.5)).toFixed(2);
 	console.log(`\nFigures (${WAITING} answers at once; main + 2 workers at concurrency ${WORKER_CONCURRENCY}; n8n ${N8N_VERSION}; ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(2)} before the answers):`);
-	console.log(`  answer POST → n8n's “recorded” page: ${summary(toPage)}`);
+	console.log(`  answer POST → the node's “recorded” page: ${summary(toPage)}`);
 	console.log(`  answer POST → resumed execution finished (stoppedAt): ${summary(toFinish)}`);
+	console.log(`  n8n's Wait node (measured after, on warm workers), resume POST → n8n's answer: ${summary(resumed.map((call) => call.paged))}`);
+	console.log(`  n8n's Wait node, resume POST → execution finished: ${summary(baselineFinish)}`);
+	console.log(`  median ratio, this node ÷ n8n's Wait node: ${ratio(toPage, resumed.map((call) => call.paged))}× to the answer page, ${ratio(toFinish, baselineFinish)}× to the finish`);
 });
