@@ -4,9 +4,11 @@
  * - the pushed tag is `v<version of package.json>`;
  * - package.json's `repository` is the GitHub repository the workflow runs in (n8n verifies a
  *   package only when its npm provenance, which names that repository, matches this field), so a
- *   placeholder owner can never be published;
- * - `bugs`, `homepage` and the links of README.md and CHANGELOG.md point at that repository;
+ *   placeholder owner can never be published; `bugs` and `homepage` name it too;
  * - CHANGELOG.md has a section for the version.
+ *
+ * The Markdown links do not depend on the repository (they are relative); `npm test` checks them
+ * before the workflow publishes.
  *
  *   npx tsx scripts/release/verify-release.ts --tag v0.2.0 --repository <owner>/n8n-nodes-multichannel-notification
  */
@@ -14,8 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { checkMarkdownLinks, PLACEHOLDER_OWNER, readPackageJson, readRepository, REPO_ROOT, repositoryFields } from './repository';
-import { rewriteLinks, SHIPPED_MARKDOWN } from './set-repository';
+import { PLACEHOLDER_OWNER, readPackageJson, readRepository, REPO_ROOT, repositoryFields } from './repository';
 
 export function releaseProblems(tag: string, githubRepository: string): string[] {
 	const problems: string[] = [];
@@ -28,7 +29,7 @@ export function releaseProblems(tag: string, githubRepository: string): string[]
 		return [...problems, (error as Error).message];
 	}
 	if (repository.owner === PLACEHOLDER_OWNER) {
-		problems.push(`package.json still names the placeholder owner ${PLACEHOLDER_OWNER}: run npx tsx scripts/release/set-repository.ts <owner>`);
+		problems.push(`package.json still names the placeholder owner ${PLACEHOLDER_OWNER}: run npx tsx scripts/release/set-repository.ts <owner> and commit`);
 	}
 	if (`${repository.owner}/${repository.name}`.toLowerCase() !== githubRepository.toLowerCase()) {
 		problems.push(`package.json names ${repository.owner}/${repository.name}, but this runs in ${githubRepository}: npm provenance would not match`);
@@ -36,11 +37,6 @@ export function releaseProblems(tag: string, githubRepository: string): string[]
 	const fields = repositoryFields(repository);
 	for (const key of ['repository', 'bugs', 'homepage'] as const) {
 		if (JSON.stringify(packageJson[key]) !== JSON.stringify(fields[key])) problems.push(`package.json ${key} is not ${JSON.stringify(fields[key])}`);
-	}
-	for (const file of SHIPPED_MARKDOWN) {
-		const text = readFileSync(join(REPO_ROOT, file), 'utf8');
-		if (rewriteLinks(text, file, repository) !== text) problems.push(`${file} has links that are relative or into another repository: run npx tsx scripts/release/set-repository.ts`);
-		for (const problem of checkMarkdownLinks(text, repository)) problems.push(`${file}:${problem.line}: ${problem.target}: ${problem.problem}`);
 	}
 	const changelog = readFileSync(join(REPO_ROOT, 'CHANGELOG.md'), 'utf8');
 	const escaped = packageJson.version.replace(/\./g, '\\.');

@@ -1,22 +1,14 @@
 /**
- * What npm users see before they install: package.json metadata, and README / CHANGELOG links
- * that work on the npm page and all point at the one repository package.json names. Quick and
- * offline; the packed tarball itself is checked by scripts/release/check-pack.ts (CI).
+ * What npm users see before they install: package.json metadata naming one repository, and the
+ * tool that writes it. Quick and offline; the Markdown links are checked by
+ * markdown-links.test.ts, the packed tarball by scripts/release/check-pack.ts (CI).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import {
-	checkMarkdownLinks,
-	headingAnchors,
-	readPackageJson,
-	readRepository,
-	REPO_ROOT,
-	repositoryFields,
-	repositoryOf,
-	REPOSITORY_NAME,
-} from '../../scripts/release/repository';
-import { rewriteLinks, SHIPPED_MARKDOWN } from '../../scripts/release/set-repository';
+import type { PackageJson } from '../../scripts/release/repository';
+import { readPackageJson, readRepository, REPO_ROOT, repositoryFields, repositoryOf, REPOSITORY_NAME } from '../../scripts/release/repository';
+import { withRepository } from '../../scripts/release/set-repository';
 
 const packageJson = readPackageJson();
 const repository = readRepository(packageJson);
@@ -65,16 +57,6 @@ describe('package.json', () => {
 	});
 });
 
-describe.each(SHIPPED_MARKDOWN)('%s', (file) => {
-	it('every link and image works on the npm page and points at the one repository', () => {
-		expect(checkMarkdownLinks(read(file), repository)).toEqual([]);
-	});
-
-	it('is what set-repository.ts would write (no relative links, no other owner)', () => {
-		expect(rewriteLinks(read(file), file, repository)).toBe(read(file));
-	});
-});
-
 describe('README', () => {
 	it('states the n8n versions CI proves (the three lines scripts/ci-e2e.sh names)', () => {
 		const script = read('scripts/ci-e2e.sh');
@@ -98,46 +80,26 @@ describe('CHANGELOG', () => {
 	});
 });
 
-describe('link tools', () => {
-	const other = repositoryOf('someone-else');
-	const ours = repositoryOf('acme');
-
-	it('rewriteLinks makes relative links absolute (images from raw) and moves other owners to ours', () => {
-		const text = [
-			'See [docs](docs/running-in-n8n.md#running-in-queue-mode) and [top](#top).',
-			'![shot](docs/images/editor-failover.png)',
-			`[old](${other.base}/blob/main/BENCHMARKS.md) ![img](${other.rawBase}/docs/images/editor-failover.png)`,
-			'```',
-			'[not a link](inside/code.md)',
-			'```',
-		].join('\n');
-		expect(rewriteLinks(text, 'README.md', ours).split('\n')).toEqual([
-			`See [docs](${ours.base}/blob/main/docs/running-in-n8n.md#running-in-queue-mode) and [top](#top).`,
-			`![shot](${ours.rawBase}/docs/images/editor-failover.png)`,
-			`[old](${ours.base}/blob/main/BENCHMARKS.md) ![img](${ours.rawBase}/docs/images/editor-failover.png)`,
-			'```',
-			'[not a link](inside/code.md)',
-			'```',
-		]);
+describe('set-repository', () => {
+	it('writes repository, bugs and homepage for the owner and keeps the order of the keys', () => {
+		const before: PackageJson = { name: 'x', version: '1.0.0', homepage: 'old', repository: { type: 'git', url: 'old' }, bugs: { url: 'old' }, license: 'MIT' };
+		const after = withRepository(before, repositoryOf('acme'));
+		expect(Object.keys(after)).toEqual(['name', 'version', 'homepage', 'repository', 'bugs', 'license']);
+		expect(after).toMatchObject({
+			homepage: `https://github.com/acme/${REPOSITORY_NAME}#readme`,
+			repository: { type: 'git', url: `git+https://github.com/acme/${REPOSITORY_NAME}.git` },
+			bugs: { url: `https://github.com/acme/${REPOSITORY_NAME}/issues` },
+		});
+		expect(readRepository(after).owner).toBe('acme');
 	});
 
-	it('checkMarkdownLinks finds relative links, other owners, missing files and anchors, HTML pages as images', () => {
-		const text = [
-			'# Title',
-			'[ok](#title) [ok](https://n8n.io) [ok](' + ours.base + '/blob/main/LICENSE) [ok](' + ours.base + '/issues)',
-			'[bad anchor](#nope)',
-			'[relative](docs/running-in-n8n.md)',
-			`[other](${other.base}/blob/main/LICENSE)`,
-			`[missing](${ours.base}/blob/main/NOPE.md)`,
-			`[anchor](${ours.base}/blob/main/docs/running-in-n8n.md#no-such-heading)`,
-			`![html](${ours.base}/blob/main/docs/images/editor-failover.png)`,
-		].join('\n');
-		const problems = checkMarkdownLinks(text, ours).map((problem) => problem.line);
-		expect(problems).toEqual([3, 4, 5, 6, 7, 8]);
+	it.each(['', 'two words', '-leading-hyphen', 'acme/other', 'acme.org'])('refuses %j as an owner', (owner) => {
+		expect(() => repositoryOf(owner)).toThrow(/Not a GitHub owner name/);
 	});
 
-	it('headingAnchors follows GitHub: punctuation dropped, repeats numbered', () => {
-		const anchors = headingAnchors('## Options (every send)\n## Chat Message → Send Template\n## A\n## A\n## Compatibility: n8n 1.x and 2.x');
-		expect([...anchors]).toEqual(['options-every-send', 'chat-message--send-template', 'a', 'a-1', 'compatibility-n8n-1x-and-2x']);
+	it('readRepository refuses a repository with another name', () => {
+		expect(() => readRepository({ name: 'x', version: '1.0.0', repository: { url: 'git+https://github.com/acme/other.git' } })).toThrow(
+			`the repository must be named ${REPOSITORY_NAME}`,
+		);
 	});
 });
