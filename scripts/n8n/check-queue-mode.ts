@@ -16,8 +16,7 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, loadExamples, runExample, sandboxCredential } from './lib/examples';
-import { NODE_TYPE } from './lib/install';
+import { loadExamples, packageNode, postEvents, runExample, sandboxCredential, webhookTrigger } from './lib/examples';
 import type { N8nProcess } from './lib/n8n';
 import { startN8n } from './lib/n8n';
 import { queryPostgres } from './lib/postgres';
@@ -41,25 +40,9 @@ function burstWorkflow(): ExampleWorkflow {
 		id: BURST_WORKFLOW_ID,
 		name: 'Queue mode: one SMS per webhook event',
 		nodes: [
-			{
-				id: 'mcn-burst-webhook',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: '5a1c6f0e-4b8e-4f5e-9a53-3c1d1b0e9b71',
-				parameters: { httpMethod: 'POST', path: BURST_PATH, responseMode: 'onReceived', options: {} },
-			},
-			{
-				id: 'mcn-burst-send',
-				name: 'Send',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: { resource: 'sms', operation: 'send', phoneNumber: '={{ $json.body.phone }}', message: '={{ $json.body.text }}', options: {} },
-				credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-			},
-		] as unknown as ExampleWorkflow['nodes'],
+			webhookTrigger('mcn-burst-webhook', '5a1c6f0e-4b8e-4f5e-9a53-3c1d1b0e9b71', BURST_PATH),
+			packageNode('mcn-burst-send', 'Send', [220, 0], { resource: 'sms', operation: 'send', phoneNumber: '={{ $json.body.phone }}', message: '={{ $json.body.text }}', options: {} }),
+		],
 		connections: { Webhook: { main: [[{ node: 'Send', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 		active: false,
@@ -114,17 +97,7 @@ runCheck('queue-mode check (Postgres, 2 workers)', async ({ sandbox, expect }) =
 	const startedBefore = workers.map(startedOn);
 	await step('activate the webhook workflow', async () => await stack.client.activateWorkflow(BURST_WORKFLOW_ID));
 	const answers = await step(`${BURST_SIZE} POSTs at once to its production webhook`, async () =>
-		await Promise.all(
-			Array.from({ length: BURST_SIZE }, async (_, index) => {
-				const response = await fetch(`${stack.n8n.url}/webhook/${BURST_PATH}`, {
-					method: 'POST',
-					headers: { 'Content-Type': 'application/json' },
-					body: JSON.stringify(burstEvent(index)),
-				});
-				await response.arrayBuffer();
-				return response.status;
-			}),
-		),
+		await postEvents(stack.n8n.url, BURST_PATH, Array.from({ length: BURST_SIZE }, (_, index) => burstEvent(index))),
 	);
 	expect(answers.every((status) => status === 200), `n8n accepted all ${BURST_SIZE} webhook calls (HTTP 200)`, answers.filter((status) => status !== 200));
 

@@ -24,8 +24,8 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, sandboxCredential } from './lib/examples';
-import { N8N_VERSION, NODE_TYPE } from './lib/install';
+import { packageNode, postEvents, sandboxCredential, webhookTrigger } from './lib/examples';
+import { N8N_VERSION } from './lib/install';
 import type { N8nProcess, RunExecutionData } from './lib/n8n';
 import { flatted, startN8n } from './lib/n8n';
 import { queryPostgres } from './lib/postgres';
@@ -52,31 +52,15 @@ function waitingWorkflow(): ExampleWorkflow {
 		id: WORKFLOW_ID,
 		name: 'Queue mode: approve each event by SMS',
 		nodes: [
-			{
-				id: 'b2000000-0000-4000-8000-000000000001',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: '6b2d7f1e-5c9f-4a6f-8b64-4d2e2c1f0c82',
-				parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'onReceived', options: {} },
-			},
-			{
-				id: ASK_NODE_ID,
-				name: 'Ask',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {
-					resource: 'sms',
-					operation: 'sendAndWait',
-					phoneNumber: '={{ $json.body.phone }}',
-					message: '={{ $json.body.text }}',
-					responseType: 'approval',
-					approvalOptions: { values: { approvalType: 'double' } },
-				},
-				credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-			},
+			webhookTrigger('b2000000-0000-4000-8000-000000000001', '6b2d7f1e-5c9f-4a6f-8b64-4d2e2c1f0c82', WEBHOOK_PATH),
+			packageNode(ASK_NODE_ID, 'Ask', [220, 0], {
+				resource: 'sms',
+				operation: 'sendAndWait',
+				phoneNumber: '={{ $json.body.phone }}',
+				message: '={{ $json.body.text }}',
+				responseType: 'approval',
+				approvalOptions: { values: { approvalType: 'double' } },
+			}),
 			{ id: 'b2000000-0000-4000-8000-000000000003', name: 'After', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0], parameters: {} },
 		] as unknown as ExampleWorkflow['nodes'],
 		connections: {
@@ -96,23 +80,20 @@ function waitingWorkflow(): ExampleWorkflow {
 const BASELINE_ID = 'mcnWaitQueue0002';
 const BASELINE_PATH = 'mcn-wait-baseline';
 function baselineWorkflow(): ExampleWorkflow {
-	const [webhook, , after] = waitingWorkflow().nodes;
 	return {
 		id: BASELINE_ID,
 		name: 'Queue mode: n8n’s Wait node resumed by a webhook call',
 		nodes: [
-			{ ...webhook, id: 'b3000000-0000-4000-8000-000000000001', webhookId: '7c3e8a2f-6da0-4b70-9c75-5e3f3d2a1d93', parameters: { httpMethod: 'POST', path: BASELINE_PATH, responseMode: 'onReceived', options: {} } },
-			{
-				id: 'b3000000-0000-4000-8000-000000000002',
-				name: 'Notify',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: { resource: 'sms', operation: 'send', phoneNumber: '={{ $json.body.phone }}', message: '={{ $execution.resumeUrl }}', options: {} },
-				credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-			},
+			webhookTrigger('b3000000-0000-4000-8000-000000000001', '7c3e8a2f-6da0-4b70-9c75-5e3f3d2a1d93', BASELINE_PATH),
+			packageNode('b3000000-0000-4000-8000-000000000002', 'Notify', [220, 0], {
+				resource: 'sms',
+				operation: 'send',
+				phoneNumber: '={{ $json.body.phone }}',
+				message: '={{ $execution.resumeUrl }}',
+				options: {},
+			}),
 			{ id: 'b3000000-0000-4000-8000-000000000003', name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [440, 0], parameters: { resume: 'webhook', httpMethod: 'POST', options: {} } },
-			{ ...after, id: 'b3000000-0000-4000-8000-000000000004' },
+			{ id: 'b3000000-0000-4000-8000-000000000004', name: 'After', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [660, 0], parameters: {} },
 		] as unknown as ExampleWorkflow['nodes'],
 		connections: {
 			Webhook: { main: [[{ node: 'Notify', type: 'main', index: 0 }]] },
@@ -184,30 +165,10 @@ runCheck(`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, 
 	let workers = await startWorkers();
 
 	await step('activate the workflow', async () => await stack.client.activateWorkflow(WORKFLOW_ID));
-	const postEvent = async (index: number, path = WEBHOOK_PATH): Promise<number | string> => {
-		const response = await fetch(`${stack.n8n.url}/webhook/${path}`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(event(index)),
-		});
-		const text = await response.text();
-		return response.status === 200 ? 200 : `${response.status} ${text.slice(0, 200)}`;
-	};
-	// n8n 2.41 registers an activated workflow's production webhook a moment after the activate
-	// call returns. The first event is posted until n8n takes it: a webhook that is not registered
-	// yet answers 404 and starts nothing, so a retry cannot send twice.
-	const first = await step('the first event, once the production webhook is registered', async () => {
-		const deadline = Date.now() + 120_000;
-		for (;;) {
-			const status = await postEvent(0);
-			if (status === 200 || !String(status).startsWith('404') || Date.now() > deadline) return status;
-			await delay(250);
-		}
-	});
-	const accepted = await step(`the other ${WAITING - 1} events at once`, async () =>
-		await Promise.all(Array.from({ length: WAITING - 1 }, async (_, index) => await postEvent(index + 1))),
+	const accepted = await step(`${WAITING} events to its production webhook, at once`, async () =>
+		await postEvents(stack.n8n.url, WEBHOOK_PATH, Array.from({ length: WAITING }, (_, index) => event(index))),
 	);
-	expect([first, ...accepted].every((status) => status === 200), `n8n accepted all ${WAITING} events`, [first, ...accepted].filter((status) => status !== 200));
+	expect(accepted.every((status) => status === 200), `n8n accepted all ${WAITING} events`, accepted.filter((status) => status !== 200));
 	const waiting = await step('wait until every execution waits for its answer', async () =>
 		await countsBecome(queueEnv, (counts) => (counts.waiting ?? 0) >= WAITING || Object.keys(counts).some((status) => !['new', 'running', 'waiting'].includes(status))),
 	);
@@ -309,16 +270,10 @@ runCheck(`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, 
 	// The yardstick, same run, same queue: n8n's Wait node resumed by a POST to its resume URL.
 	sandbox.reset();
 	await step('activate the Wait-node workflow', async () => await stack.client.activateWorkflow(BASELINE_ID));
-	const baselineFirst = await step('its first event, once its webhook is registered', async () => {
-		const deadline = Date.now() + 120_000;
-		for (;;) {
-			const status = await postEvent(0, BASELINE_PATH);
-			if (status === 200 || !String(status).startsWith('404') || Date.now() > deadline) return status;
-			await delay(250);
-		}
-	});
-	const baselineAccepted = await Promise.all(Array.from({ length: WAITING - 1 }, async (_, index) => await postEvent(index + 1, BASELINE_PATH)));
-	expect([baselineFirst, ...baselineAccepted].every((status) => status === 200), `the Wait-node workflow took ${WAITING} events`);
+	const baselineAccepted = await step(`${WAITING} events to its production webhook, at once`, async () =>
+		await postEvents(stack.n8n.url, BASELINE_PATH, Array.from({ length: WAITING }, (_, index) => event(index))),
+	);
+	expect(baselineAccepted.every((status) => status === 200), `the Wait-node workflow took ${WAITING} events`, baselineAccepted.filter((status) => status !== 200));
 	const baselineWaiting = await step(`wait until its ${WAITING} executions wait`, async () =>
 		await countsBecome(queueEnv, (counts) => (counts.waiting ?? 0) >= WAITING || Object.keys(counts).some((status) => !['new', 'running', 'waiting'].includes(status)), BASELINE_ID),
 	);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 
 import type { CredentialFixture, ExecutionSummary, N8nClient, NodeItem } from './n8n';
 import { CREDENTIAL_TYPE, NODE_TYPE, REPO_ROOT } from './install';
+import { delay } from './process';
 
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 /** The id every example's node references; the start script imports a credential under it. */
@@ -189,4 +190,57 @@ export function formatTable(results: ExampleResult[]): string {
 		);
 	}
 	return lines.join('\n');
+}
+
+/** A node of this package for a workflow fixture, using the sandbox credential the checks import. */
+export function packageNode(id: string, name: string, position: [number, number], parameters: Record<string, unknown>): WorkflowNode {
+	return {
+		id,
+		name,
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position,
+		parameters,
+		credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+	} as WorkflowNode;
+}
+
+/** A production-webhook trigger named "Webhook" for a workflow fixture: POST /webhook/<path>, answered at once. */
+export function webhookTrigger(id: string, webhookId: string, path: string): WorkflowNode {
+	return {
+		id,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId,
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+	} as WorkflowNode;
+}
+
+/**
+ * POSTs one JSON event per call to an active workflow's production webhook and returns each
+ * call's result: 200, or the status and the start of n8n's answer. The first event goes alone and
+ * is repeated while n8n answers 404: n8n 2.41 registers a webhook a moment after the activate call
+ * returns, and a webhook that is not registered starts nothing, so a repeat cannot send twice.
+ * The rest go at once.
+ */
+export async function postEvents(n8nUrl: string, path: string, events: unknown[]): Promise<Array<number | string>> {
+	const post = async (event: unknown): Promise<number | string> => {
+		const response = await fetch(`${n8nUrl}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(event),
+		});
+		const text = await response.text();
+		return response.status === 200 ? 200 : `${response.status} ${text.slice(0, 200)}`;
+	};
+	// A deadline against a webhook that never registers, not a speed bound.
+	const deadline = Date.now() + 120_000;
+	let first = await post(events[0]);
+	while (String(first).startsWith('404') && Date.now() < deadline) {
+		await delay(250);
+		first = await post(events[0]);
+	}
+	return [first, ...(await Promise.all(events.slice(1).map(post)))];
 }
