@@ -155,8 +155,10 @@ export async function playAnswer(record: AnswerRecord, plan: AnswerPlan, answere
 		// The delay runs from the delivery, while the preview is fetched: the app fetches it at once, the person reads later.
 		await Promise.all([preview(), sleep(plan.delayMs ?? 0, undefined, { signal: stopped })]);
 		step = 'answer POST';
-		// n8n answers 409, and records nothing, while the execution has not yet started to wait
-		// (the message can arrive first): the person presses again, for at most the request timeout.
+		// The message can arrive before n8n has put the execution to wait, and n8n then records
+		// nothing: it answers 409 while the execution still runs, and fails with a 5xx on a manual
+		// run it has not yet stored as waiting (its waiting webhook finds no run data). The person
+		// presses again, for at most the request timeout.
 		const giveUpAt = Date.now() + REQUEST_TIMEOUT_MS;
 		for (;;) {
 			const response = await fetch(record.link, {
@@ -167,7 +169,7 @@ export async function playAnswer(record: AnswerRecord, plan: AnswerPlan, answere
 			});
 			const text = await response.text();
 			record.answer = { status: response.status, body: text.slice(0, ANSWER_BODY_CHARS) };
-			if (response.status !== 409 || Date.now() > giveUpAt) break;
+			if ((response.status !== 409 && response.status < 500) || Date.now() > giveUpAt) break;
 			await sleep(250, undefined, { signal: stopped });
 		}
 	} catch (error) {

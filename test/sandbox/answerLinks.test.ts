@@ -35,8 +35,11 @@ interface Hit {
 interface FakeN8n {
 	origin: string;
 	hits: Hit[];
-	/** How many POSTs to answer 409 first, as n8n does while the execution has not started to wait. */
-	conflicts: number;
+	/**
+	 * Statuses to answer the next POSTs with, in order, before recording one: n8n answers 409 while
+	 * the execution still runs, and 500 while a manual run is not yet stored as waiting.
+	 */
+	refusals: number[];
 	/** Same path and query as n8n's waiting webhook for `executionId`, on this server. */
 	link(executionId: string): string;
 	close(): Promise<void>;
@@ -45,16 +48,16 @@ interface FakeN8n {
 /** n8n's waiting webhook, reduced to what the person sees: a page on GET, a recorded answer on POST. */
 async function startFakeN8n(tls?: TlsMaterial): Promise<FakeN8n> {
 	const hits: Hit[] = [];
-	const fake = { conflicts: 0 };
+	const fake = { refusals: [] as number[] };
 	const handle = (req: IncomingMessage, res: ServerResponse): void => {
 		const at = performance.now();
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at });
-			if (req.method === 'POST' && fake.conflicts > 0) {
-				fake.conflicts--;
-				res.writeHead(409, { 'content-type': 'application/json' }).end('{"message":"not waiting yet"}');
+			const refusal = req.method === 'POST' ? fake.refusals.shift() : undefined;
+			if (refusal !== undefined) {
+				res.writeHead(refusal, { 'content-type': 'application/json' }).end('{"message":"not waiting yet"}');
 				return;
 			}
 			res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(req.method === 'POST' ? RECORDED : PAGE);
@@ -66,11 +69,11 @@ async function startFakeN8n(tls?: TlsMaterial): Promise<FakeN8n> {
 	return {
 		origin,
 		hits,
-		get conflicts() {
-			return fake.conflicts;
+		get refusals() {
+			return fake.refusals;
 		},
-		set conflicts(count: number) {
-			fake.conflicts = count;
+		set refusals(statuses: number[]) {
+			fake.refusals = statuses;
 		},
 		link: (executionId) => `${origin}/webhook-waiting/${executionId}/node-7f3a?signature=c2lnbmVk.token`,
 		close: () =>
@@ -163,8 +166,8 @@ describe('sandbox answer links', () => {
 		expect(answer.body).toBe('approved=true');
 	});
 
-	it('a 409 (the execution not waiting yet) is pressed again until the answer is recorded', async () => {
-		n8n.conflicts = 2;
+	it('a 409 (the execution still running) or a 5xx (not yet stored as waiting) is pressed again until the answer is recorded', async () => {
+		n8n.refusals = [500, 409];
 		await deliver(sandbox(), SMS_PATH, sms(`Answer: ${n8n.link('4720')}`));
 		const [record] = await settled(sandbox());
 		expect(record.answer).toEqual({ status: 200, body: RECORDED });
