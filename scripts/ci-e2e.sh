@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # End-to-end checks of the package in real n8n (see docs/running-in-n8n.md), on three n8n lines:
-#   - 2.8.4 (Node 20): installed-package, AI-agent, send-and-wait (also in queue mode, across a
+#   - 2.8.4 (Node 20): installed-package, AI-agent, human review (an AI Agent's tool call gated by
+#     the node's human-review tool), send-and-wait (also in queue mode, across a
 #     restart), send-once / Dry Run / Retry On
 #     Fail (regular and queue mode), credential, browser (editor) and queue-mode checks (Postgres,
 #     2 workers, a burst of production-webhook executions);
 #   - 1.123.x, the newest 1.x (Node 20, legacy expression engine), and the newest 2.x
 #     (N8N_NEWEST_VERSION below; Node 24 from the npm registry, its default expression engine):
 #     installed-package, AI-agent, send-and-wait and send-once / Dry Run / Retry On Fail checks; on the newest
-#     2.x also the queue-mode checks.
+#     2.x also the human-review and queue-mode checks (n8n 1.x makes no human-review tool).
 # Works on a fresh clone, unattended (CI=true, no stdin). Installs chromium, redis-server and
 # postgresql with apt only when missing, each n8n version into .cache/n8n-<version>/ only when
 # missing (about 4-8 minutes each, once; 1.123.x and the newest 2.x install in the background
@@ -122,6 +123,7 @@ run_step "credential check" "${TSX}" scripts/n8n/check-credential-test.ts
 run_step "browser check" "${TSX}" scripts/n8n/check-editor.ts
 run_step "queue-mode check (Postgres, main + 2 workers, ${BURST_SIZE:-300}-webhook burst)" "${TSX}" scripts/n8n/check-queue-mode.ts
 run_step "AI-agent check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-ai-agent.ts
+run_step "human-review check, n8n ${N8N_MAIN_VERSION} (AI Agent tool call approved / declined over SMS)" "${TSX}" scripts/n8n/check-human-review.ts
 run_step "send-and-wait check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-send-and-wait.ts
 run_step "send-and-wait in queue mode, n8n ${N8N_MAIN_VERSION} (Postgres, 2 workers, restart, 100 answers at once)" "${TSX}" scripts/n8n/check-send-and-wait-queue.ts
 run_step "send-once, dry-run and Retry On Fail check (regular, and queue mode on Postgres)" "${TSX}" scripts/n8n/check-send-once.ts
@@ -137,7 +139,9 @@ for version in "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}"; do
 		run_step "send-and-wait check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-send-and-wait.ts
 		run_step "send-once, dry-run and Retry On Fail check, n8n ${version} (regular mode)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-send-once.ts --only=regular
 		# Users who scale out and update run the newest 2.x on Postgres: queue mode there too.
+		# Human review for AI agents exists from n8n 2.x on only.
 		if [[ "${version}" == "${N8N_NEWEST_VERSION}" ]]; then
+			run_step "human-review check, n8n ${version} (AI Agent tool call approved / declined over SMS)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-human-review.ts
 			run_step "queue-mode check, n8n ${version} (Postgres, main + 2 workers, ${BURST_SIZE:-300}-webhook burst)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-queue-mode.ts
 			run_step "send-and-wait in queue mode, n8n ${version} (Postgres, 2 workers, restart, 100 answers at once)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-send-and-wait-queue.ts
 		fi

@@ -1,0 +1,319 @@
+/**
+ * Human-review check: an AI Agent whose tool call needs a person's approval, given over SMS by
+ * this node's human-review tool, in real n8n 2.x (2.8.4, or the version N8N_VERSION names) with
+ * the package installed as a community package.
+ *
+ * How n8n wires it (read from its installed code, 2.8.4 and 2.41.1):
+ *   - n8n makes `<node>HitlTool` of every node type with a `sendAndWait` operation and webhooks
+ *     (`n8n/dist/tool-generation/hitl-tools.js`): input "Tool" (ai_tool), output "Human review"
+ *     (ai_tool, to an AI Agent), resource/operation/responseType fixed (sms, sendAndWait,
+ *     approval), an injected `message` field that may read `$tool.name` and `$tool.parameters`.
+ *   - A tool connected to the HitlTool node is gated: the agent offers the model the gated tool
+ *     under its own name, with arguments `{ toolParameters, hitlParameters }`
+ *     (n8n-core `get-input-connection-data.js`, `createHitlToolkit`). The model's call becomes an
+ *     engine request for the HitlTool node, not for the gated tool (langchain
+ *     `utils/agent-execution/createEngineRequests.js`); the engine runs it as a node: our
+ *     Send and Wait sends the SMS with the answer link and the execution waits.
+ *   - The answer resumes the HitlTool node; the agent reads `approved` from its output
+ *     (`processHitlResponses.js`): true → a second engine request runs the gated tool with the
+ *     model's `toolParameters`; false → the gated tool does not run and the model reads
+ *     "User rejected the tool call to <tool node> …".
+ * n8n 1.x has none of this (no HitlTool is made, the agent has no gate): on 1.x the check only
+ * asserts that no human-review tool exists.
+ *
+ * The workflow: Manual Trigger → AI Agent (3.1) with an OpenAI Chat Model whose Base URL is the
+ * scripted stand-in (lib/openaiStandIn.ts); tool "Send SMS" (this package's node as a tool: an SMS
+ * to the customer) → "Human review" (this package's HitlTool: an SMS to the reviewer) → AI Agent.
+ *   (a) n8n offers the HitlTool type, sending an SMS, and the model sees the gated tool's
+ *       arguments wrapped in toolParameters / hitlParameters;
+ *   (b) approval: the model's tool call sends the reviewer an SMS quoting the call, with the
+ *       answer link, and the execution waits with nothing sent to the customer and no run of the
+ *       gated tool; the person (the sandbox's answering code) fetches the link as a preview, then
+ *       approves; the gated tool runs, its SMS reaches the customer exactly as the model asked,
+ *       the model reads the service's answer and the run succeeds;
+ *   (c) decline, the same up to the answer: the gated tool does not run, the customer gets
+ *       nothing, the model is told the person rejected the call, the run succeeds.
+ *
+ *   npx tsx scripts/n8n/check-human-review.ts     (after `npm run build`; N8N_VERSION=2.41.1 for the newest 2.x)
+ */
+import { isDeepStrictEqual } from 'node:util';
+
+import type { AnswerRecord } from '../../sandbox/answerLinks';
+import { answerForm, playAnswer } from '../../sandbox/answerLinks';
+import { findAnswerLink } from '../../sandbox/server';
+import { runCheck } from './lib/check';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, sandboxCredential } from './lib/examples';
+import { installedN8nVersion, N8N_MAJOR, N8N_VERSION, NODE_TYPE } from './lib/install';
+import type { N8nClient, RunExecutionData } from './lib/n8n';
+import { flatted } from './lib/n8n';
+import type { ScriptedCall } from './lib/openaiStandIn';
+import { startOpenAiStandIn } from './lib/openaiStandIn';
+import { delay } from './lib/process';
+import { launch, step } from './lib/stack';
+
+const HITL_TYPE = `${NODE_TYPE}HitlTool`;
+const TOOL_TYPE = `${NODE_TYPE}Tool`;
+const OPENAI_CREDENTIAL = { id: 'mcnOpenAiCred001', name: 'OpenAI account' };
+const TRIGGER = 'When clicking ‘Execute workflow’';
+const AGENT = 'AI Agent';
+const GATED = 'Send SMS';
+const REVIEW = 'Human review';
+const REVIEW_NODE_ID = 'b2000000-0000-4000-8000-000000000005';
+const REVIEWER = '+6281311112222';
+const CUSTOMER = '+6281234567890';
+const SMS_PATH = '/v1/sms/notification';
+/** A deadline against a hung run, not a speed bound: n8n shares this machine with other work. */
+const RUN_DEADLINE_MS = 240_000;
+
+const APPROVED_TEXT = 'Your refund of Rp 150.000 for order 42 is on its way.';
+const DECLINED_TEXT = 'Your refund of Rp 990.000 for order 43 is on its way.';
+
+/** The tool n8n shows the model is the gated one, with its arguments under toolParameters. */
+const gatedCall = (message: string): ScriptedCall => ({
+	tool: 'Send_SMS',
+	arguments: { toolParameters: { Phone_Number: CUSTOMER, Message: message }, hitlParameters: {} },
+});
+const script = (userText: string): ScriptedCall | undefined => {
+	if (userText.includes('[refund-approve]')) return gatedCall(APPROVED_TEXT);
+	if (userText.includes('[refund-decline]')) return gatedCall(DECLINED_TEXT);
+	return undefined;
+};
+
+/** What the editor writes when "Let the model define this parameter" is clicked. */
+const editorFromAi = (key: string): string => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, 'string') }}`;
+const notificationCredential = { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
+
+/**
+ * The gated workflow. The review node's parameters are what a user sets in its panel: the
+ * reviewer's number, the question (quoting the call through `$tool.parameters`, so the person
+ * approves what will really be sent) and both buttons; resource, operation and response type are
+ * the HitlTool's own fixed defaults.
+ */
+function gatedWorkflow(id: string, prompt: string): Record<string, unknown> {
+	return {
+		id,
+		name: `Human review check ${id}`,
+		nodes: [
+			{ id: 'b2000000-0000-4000-8000-000000000001', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'b2000000-0000-4000-8000-000000000002',
+				name: AGENT,
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: 3.1,
+				position: [220, 0],
+				parameters: {
+					promptType: 'define',
+					text: prompt,
+					options: { systemMessage: 'You tell customers about refunds by SMS. A person reviews every SMS before it goes out.' },
+				},
+			},
+			{
+				id: 'b2000000-0000-4000-8000-000000000003',
+				name: 'OpenAI Chat Model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: 1.3,
+				position: [160, 220],
+				parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4.1-mini' }, responsesApiEnabled: false, options: {} },
+				credentials: { openAiApi: OPENAI_CREDENTIAL },
+			},
+			{
+				id: 'b2000000-0000-4000-8000-000000000004',
+				name: GATED,
+				type: TOOL_TYPE,
+				typeVersion: 1,
+				position: [520, 440],
+				parameters: { resource: 'sms', operation: 'send', phoneNumber: editorFromAi('Phone_Number'), message: editorFromAi('Message'), options: {} },
+				credentials: notificationCredential,
+			},
+			{
+				id: REVIEW_NODE_ID,
+				name: REVIEW,
+				type: HITL_TYPE,
+				typeVersion: 1,
+				position: [440, 220],
+				parameters: {
+					phoneNumber: REVIEWER,
+					message: '=Send this SMS to {{ $tool.parameters.Phone_Number }}? "{{ $tool.parameters.Message }}"',
+					approvalOptions: { values: { approvalType: 'double', approveLabel: 'Send it', disapproveLabel: 'Do not send' } },
+				},
+				credentials: notificationCredential,
+			},
+		],
+		connections: {
+			[TRIGGER]: { main: [[{ node: AGENT, type: 'main', index: 0 }]] },
+			'OpenAI Chat Model': { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] },
+			[GATED]: { ai_tool: [[{ node: REVIEW, type: 'ai_tool', index: 0 }]] },
+			[REVIEW]: { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+}
+
+const APPROVE_WORKFLOW = gatedWorkflow('mcnHumanReview01', '[refund-approve] Tell the customer +6281234567890 that the refund for order 42 is on its way.');
+const DECLINE_WORKFLOW = gatedWorkflow('mcnHumanReview02', '[refund-decline] Tell the customer +6281234567890 that the refund for order 43 is on its way.');
+
+interface Execution {
+	status: string;
+	data?: RunExecutionData;
+}
+
+async function executionOf(client: N8nClient, id: string): Promise<Execution> {
+	const row = await client.request<{ status: string; data?: string } | null>('GET', `/executions/${id}`);
+	return { status: row?.status ?? 'unknown', data: row?.data ? (flatted().parse(row.data) as RunExecutionData) : undefined };
+}
+
+/** Polls until the execution's status is one of `wanted`. */
+async function statusBecomes(client: N8nClient, id: string, wanted: string[]): Promise<Execution> {
+	const deadline = Date.now() + RUN_DEADLINE_MS;
+	for (;;) {
+		const execution = await executionOf(client, id);
+		if (wanted.includes(execution.status)) return execution;
+		if (Date.now() > deadline) throw new Error(`execution ${id} is ${execution.status}, not ${wanted.join(' or ')}`);
+		await delay(300);
+	}
+}
+
+/** The first output item of a node's last run, on its main or (for tools) ai_tool output. */
+function outputOf(execution: Execution, node: string): Record<string, unknown> | undefined {
+	const data = execution.data?.resultData.runData[node]?.at(-1)?.data as Record<string, Array<Array<{ json: Record<string, unknown> }> | null>> | undefined;
+	return data?.main?.[0]?.[0]?.json ?? data?.ai_tool?.[0]?.[0]?.json;
+}
+
+runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
+	const standIn = await step('start the OpenAI-compatible stand-in', async () => await startOpenAiStandIn(script));
+	const { client, n8n } = await launch({
+		label: 'human-review',
+		credentials: [
+			sandboxCredential(sandbox.url, sandbox.apiKey),
+			{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-standin-not-a-real-key', url: standIn.baseUrl } },
+		],
+		workflows: N8N_MAJOR < 2 ? [] : [APPROVE_WORKFLOW, DECLINE_WORKFLOW],
+	});
+
+	// (a) the node types n8n offers.
+	const types = (await (await fetch(`${n8n.url}/types/nodes.json`, { headers: { Cookie: client.sessionCookie } })).json()) as Array<{
+		name: string;
+		properties?: Array<{ name: string; default?: unknown }>;
+	}>;
+	const ours = types.filter((type) => type.name.startsWith(NODE_TYPE)).map((type) => type.name);
+	const hitl = types.find((type) => type.name === HITL_TYPE);
+	if (N8N_MAJOR < 2) {
+		const version = installedN8nVersion();
+		expect(ours.includes(TOOL_TYPE), `n8n ${version} offers the node as an AI tool`, ours);
+		expect(hitl === undefined, `n8n ${version} makes no human-review tool of it (n8n 1.x has none): nothing to gate`, ours);
+		await standIn.stop();
+		return;
+	}
+	expect(hitl !== undefined, `n8n offers the human-review tool ${HITL_TYPE}`, ours);
+	const defaultOf = (name: string): unknown => hitl?.properties?.find((property) => property.name === name)?.default;
+	expect(
+		defaultOf('resource') === 'sms' && defaultOf('operation') === 'sendAndWait' && defaultOf('responseType') === 'approval',
+		'it is fixed to SMS → Send and Wait for Response → Approval',
+		{ resource: defaultOf('resource'), operation: defaultOf('operation'), responseType: defaultOf('responseType') },
+	);
+
+	const smsTo = (from: number, phone: string) =>
+		sandbox.requests.slice(from).filter((request) => request.path === SMS_PATH && (request.body as { phone_number?: string }).phone_number === phone);
+
+	/**
+	 * Runs a gated workflow until its tool call waits for review, asserts what has (and has not)
+	 * happened by then, lets the person answer and waits for the end of the run. The person is the
+	 * sandbox's own answering code (a link preview GET, then the POST from the page), started here
+	 * once the execution is seen waiting rather than by setAnswerPlan at delivery: a manual
+	 * execution has no stored run data until n8n saves it as waiting, and until then n8n answers
+	 * any call of the link with HTTP 500 (its waiting webhook reads that data), which the
+	 * sandbox's person does not retry.
+	 */
+	const reviewed = async (label: string, workflowId: string, smsText: string, answer: 'approve' | 'decline') => {
+		const before = sandbox.requests.length;
+		const chatsBefore = standIn.requests.length;
+		const resultsBefore = standIn.toolResults().length;
+		const id = await step(`${label}: run the agent until its tool call waits for review`, async () => {
+			const started = await client.runWorkflow(workflowId, TRIGGER);
+			await statusBecomes(client, started, ['waiting', 'success', 'error', 'crashed', 'canceled']);
+			return started;
+		});
+		const waiting = await executionOf(client, id);
+		expect(waiting.status === 'waiting', `${label}: execution ${id} waits for the person`, waiting.data?.resultData.error ?? waiting.status);
+		const reviewSms = smsTo(before, REVIEWER);
+		expect(reviewSms.length === 1 && reviewSms[0].delivered, `${label}: one SMS went to the reviewer`, sandbox.requests.slice(before).map((request) => request.body));
+		const reviewText = (reviewSms[0].body as { message: string }).message;
+		const [question, link] = reviewText.split('\n');
+		console.log(`  (the reviewer's SMS: ${JSON.stringify(reviewText)})`);
+		expect(question === `Send this SMS to ${CUSTOMER}? "${smsText}"`, `${label}: it quotes the call the model asked for (recipient and text, from $tool.parameters)`, reviewText);
+		expect(
+			new RegExp(`/webhook-waiting/${id}/${REVIEW_NODE_ID}(\\?|$)`).test(link ?? '') && findAnswerLink(SMS_PATH, reviewSms[0].body) === link,
+			`${label}: then the answer link, n8n’s resume URL for this execution and the review node`,
+			reviewText,
+		);
+		expect(smsTo(before, CUSTOMER).length === 0, `${label}: while it waits the customer got nothing`);
+		expect(waiting.data?.resultData.runData[GATED] === undefined, `${label}: and n8n has no run of the gated tool`, Object.keys(waiting.data?.resultData.runData ?? {}));
+		expect(standIn.requests.length - chatsBefore === 1, `${label}: the model was asked once so far (its tool call)`, standIn.requests.length - chatsBefore);
+
+		const record = await step(`${label}: the person opens the link and answers "${answer}"`, async () => {
+			const played: AnswerRecord = { requestSeq: reviewSms[0].seq, link, form: answerForm(answer), done: false };
+			await playAnswer(played, { answer }, Promise.resolve(), AbortSignal.timeout(RUN_DEADLINE_MS));
+			return played;
+		});
+		expect(record.error === undefined && record.preview?.status === 200 && record.preview.html, `${label}: the link preview (GET) got the answer page`, record);
+		expect(record.answer?.status === 200, `${label}: the answer (POST ${record.form}) was accepted`, record.answer);
+		const finished = await step(`${label}: the execution resumes and finishes`, async () => await statusBecomes(client, id, ['success', 'error', 'crashed', 'canceled']));
+		expect(finished.status === 'success', `${label}: execution ${id} succeeded`, finished.data?.resultData.error ?? finished.status);
+		const review = outputOf(finished, REVIEW);
+		expect(isDeepStrictEqual(review, { data: { approved: answer === 'approve' } }), `${label}: the review node output { data: { approved: ${answer === 'approve'} } }`, review);
+		return {
+			finished,
+			ran: Object.keys(finished.data?.resultData.runData ?? {}),
+			sent: sandbox.requests.slice(before),
+			toCustomer: smsTo(before, CUSTOMER),
+			toolResults: standIn.toolResults().slice(resultsBefore),
+			chats: standIn.requests.slice(chatsBefore),
+		};
+	};
+
+	// (b) approval: the gated tool runs once the person has approved.
+	const approved = await reviewed('(b) approve', APPROVE_WORKFLOW.id as string, APPROVED_TEXT, 'approve');
+	const definition = approved.chats[0]?.body.tools?.find((tool) => tool.function.name === 'Send_SMS');
+	const wrapped = definition?.function.parameters as { properties?: Record<string, { properties?: Record<string, unknown> }> } | undefined;
+	expect(
+		wrapped?.properties?.toolParameters?.properties?.Phone_Number !== undefined &&
+			wrapped.properties.toolParameters.properties.Message !== undefined &&
+			wrapped.properties.hitlParameters !== undefined,
+		'(a) the model saw the gated tool Send_SMS, its arguments under toolParameters next to hitlParameters',
+		definition,
+	);
+	expect((approved.finished.data?.resultData.runData[GATED]?.length ?? 0) === 1, '(b) after the approval the gated tool ran once', approved.ran);
+	expect(
+		approved.toCustomer.length === 1 &&
+			approved.toCustomer[0].status === 200 &&
+			isDeepStrictEqual(approved.toCustomer[0].body, { phone_number: CUSTOMER, message: APPROVED_TEXT }),
+		'(b) its SMS reached the customer exactly as the model asked',
+		approved.toCustomer.map((request) => ({ status: request.status, body: request.body })),
+	);
+	expect(approved.sent.length === 2 && approved.sent[1] === approved.toCustomer[0], '(b) nothing else was sent: the review SMS, then the customer’s', approved.sent.map((request) => request.body));
+	expect(
+		approved.toolResults.length === 1 && approved.toolResults[0].tool === 'Send_SMS' && approved.toolResults[0].content.includes('"success"'),
+		'(b) the model read the gated tool’s result: the service’s "success"',
+		approved.toolResults,
+	);
+	const approvedOutput = String(outputOf(approved.finished, AGENT)?.output ?? '');
+	expect(approvedOutput.startsWith('Tool result:') && approvedOutput.includes('success'), '(b) and the agent went on to its final answer', approvedOutput);
+
+	// (c) decline: the gated tool must not run, and the model hears why.
+	const declined = await reviewed('(c) decline', DECLINE_WORKFLOW.id as string, DECLINED_TEXT, 'decline');
+	expect(declined.finished.data?.resultData.runData[GATED] === undefined, '(c) the gated tool did not run', declined.ran);
+	expect(declined.toCustomer.length === 0 && declined.sent.length === 1, '(c) the customer got nothing: only the review SMS was sent', declined.sent.map((request) => request.body));
+	expect(
+		declined.toolResults.length === 1 && declined.toolResults[0].tool === 'Send_SMS' && declined.toolResults[0].content.includes(`User rejected the tool call to ${GATED}`),
+		'(c) the model was told that the person rejected the call',
+		declined.toolResults,
+	);
+	console.log(`  (what the model read as the tool's result: ${declined.toolResults[0]?.content ?? 'nothing'})`);
+	expect(declined.chats.length === 2, '(c) the model was asked twice: its tool call, then its answer to the rejection', declined.chats.length);
+	const declinedOutput = String(outputOf(declined.finished, AGENT)?.output ?? '');
+	expect(declinedOutput.includes('User rejected the tool call'), '(c) the agent finished with that answer', declinedOutput);
+
+	await standIn.stop();
+});
