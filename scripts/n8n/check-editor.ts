@@ -4,7 +4,10 @@
  * the options that change the form (Define Components, Media Type), executes a step from the
  * panel and waits for its output, and saves screenshots for the docs. Then it walks the user
  * paths of lib/editorWalk.ts (paste template text, Dry Run, quick replies, failover, several
- * problems), each in a fresh workflow, asserting what the panel shows.
+ * problems), each in a fresh workflow, asserting what the panel shows, and its Send and Wait
+ * for Response walk: the node creator's actions and Human review sections, the SMS panel with
+ * Approval and Free Text, a refused number, an executed step answered on the link's page, the
+ * Chat Message and Combined variants, and an AI Agent's human-review step.
  *
  *   npx tsx scripts/n8n/check-editor.ts     (after `npm run build`; needs Debian's chromium)
  *
@@ -18,7 +21,8 @@ import { selectors } from 'playwright-core';
 
 import type { CheckContext } from './lib/check';
 import { runCheck } from './lib/check';
-import { walkUserPaths } from './lib/editorWalk';
+import type { Walk } from './lib/editorWalk';
+import { walkSendAndWait, walkUserPaths } from './lib/editorWalk';
 import { loadExamples, MEDIA_RECIPIENT, sandboxCredential } from './lib/examples';
 import { OWNER } from './lib/n8n';
 import { startChat } from './lib/sandbox';
@@ -199,14 +203,16 @@ runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
 			await page.close();
 		});
 
-		await walkUserPaths({
+		const walk: Walk = {
 			context,
 			url: stack.n8n.url,
 			client: stack.client,
 			sandbox,
 			expect,
 			screenshot: async (page, file, scrollTo) => await editor.screenshot(page, file, scrollTo),
-		});
+		};
+		await walkUserPaths(walk);
+		await walkSendAndWait(walk);
 	} finally {
 		await browser?.close();
 	}

@@ -3,7 +3,8 @@
  * a fresh workflow (Manual Trigger → our node, created through the editor's REST API): paste
  * the template text, add Options → Dry Run and execute, add a second quick reply, failover with
  * a To outside +62, an error with several problems. Each step asserts what the panel shows and
- * what the sandbox received.
+ * what the sandbox received. walkSendAndWait does the same for Send and Wait for Response, from
+ * the node creator (and its Human review sections) to the person's answer.
  */
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 
@@ -13,6 +14,7 @@ import type { N8nClient } from './n8n';
 import type { Sandbox } from './sandbox';
 import { step } from './stack';
 import { templateParameters } from '../../../harness/templateParameters';
+import { findAnswerLink } from '../../../sandbox/server';
 
 const NODE_TYPE = 'n8n-nodes-multichannel-notification.multiChannelNotification';
 const NODE = 'Notify';
@@ -29,15 +31,23 @@ export interface Walk {
 
 const template = templateParameters;
 
+const TRIGGER = { id: 'walk-trigger', name: 'Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+
+/** Creates a workflow through the editor's REST API and opens it in a new tab. */
+async function openWorkflow(walk: Walk, name: string, nodes: unknown[], connections: Record<string, unknown>): Promise<Page> {
+	const created = await walk.client.request<{ id: string }>('POST', '/workflows', { name, active: false, settings: {}, connections, nodes });
+	const page = await walk.context.newPage();
+	await page.goto(`${walk.url}/workflow/${created.id}`, { waitUntil: 'commit' });
+	return page;
+}
+
 /** A fresh workflow with our node after a Manual Trigger, opened in a new tab with the node's panel. */
 async function openFresh(walk: Walk, name: string, parameters: Record<string, unknown>): Promise<Page> {
-	const created = await walk.client.request<{ id: string }>('POST', '/workflows', {
+	const page = await openWorkflow(
+		walk,
 		name,
-		active: false,
-		settings: {},
-		connections: { Trigger: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
-		nodes: [
-			{ id: 'walk-trigger', name: 'Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		[
+			TRIGGER,
 			{
 				id: 'walk-node',
 				name: NODE,
@@ -48,9 +58,8 @@ async function openFresh(walk: Walk, name: string, parameters: Record<string, un
 				credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
 			},
 		],
-	});
-	const page = await walk.context.newPage();
-	await page.goto(`${walk.url}/workflow/${created.id}`, { waitUntil: 'commit' });
+		{ Trigger: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
+	);
 	await page.locator(`[data-test-id="canvas-node"][data-node-name="${NODE}"]`).dblclick({ timeout: 60_000 });
 	await page.getByTestId('ndv').waitFor();
 	await page.getByTestId('parameter-input-resource').waitFor();
@@ -203,5 +212,384 @@ export async function walkUserPaths(walk: Walk): Promise<void> {
 		);
 		await walk.screenshot(page, 'editor-error-panel.png');
 		await page.close();
+	});
+}
+
+/** What n8n's node creator lists under each resource of the node: every operation's `action` text. */
+const ACTIONS: Record<string, string[]> = {
+	'Chat Message': ['Send a template message', 'Send a media message', 'Send a template message and wait for response'],
+	SMS: ['Send an SMS', 'Send an SMS and wait for response'],
+	'Combined Notification': ['Send a notification with failover', 'Send a notification with failover and wait for response'],
+};
+const WAIT_ACTIONS: Record<string, string[]> = Object.fromEntries(
+	Object.entries(ACTIONS).map(([resource, actions]) => [resource, actions.filter((action) => action.endsWith('and wait for response'))]),
+);
+const SMS_WAIT_ACTION = WAIT_ACTIONS.SMS[0];
+/** Shown on the answer page and expected back in the node's output once the person answers. */
+const QUESTION = 'Refund order A-1042 (Rp 250.000)?';
+const FREE_TEXT_ANSWER = 'Yes, refund it to the card';
+
+/** Fixed collections render as `fixed-collection-<name>`, every other parameter as `parameter-input-<name>`. */
+const FIXED_COLLECTIONS = new Set(['approvalOptions', 'limitWaitTime', 'bodyParameters', 'quickReplyButtons', 'urlButton']);
+const field = (page: Page, name: string): Locator =>
+	page.getByTestId(FIXED_COLLECTIONS.has(name) ? `fixed-collection-${name}` : `parameter-input-${name}`).first();
+
+async function expectFields(walk: Walk, page: Page, label: string, shown: string[], hidden: string[]): Promise<void> {
+	for (const name of shown) await field(page, name).waitFor({ state: 'visible', timeout: 30_000 });
+	const wronglyShown: string[] = [];
+	for (const name of hidden) if (await field(page, name).isVisible()) wronglyShown.push(name);
+	walk.expect(wronglyShown.length === 0, `${label}: shows ${shown.join(', ')}; hides ${hidden.join(', ')}`, { wronglyShown });
+}
+
+/** The text a parameter's input shows: the value of a text field, the option name of a select. */
+async function shownValue(page: Page, name: string): Promise<string> {
+	return await field(page, name).locator('input, textarea').first().inputValue();
+}
+
+async function fill(page: Page, name: string, text: string): Promise<void> {
+	// One input event: n8n commits the whole value at once, so "Execute step" right after uses it.
+	await field(page, name).locator('input, textarea').first().fill(text);
+}
+
+/** Opens a select and returns the names in its open dropdown (an option's description is not part of its name). */
+async function openDropdown(page: Page, opener: Locator): Promise<string[]> {
+	await opener.click();
+	const options = page.locator('.el-select-dropdown__item:visible');
+	await options.first().waitFor();
+	const names: string[] = [];
+	for (const option of await options.all()) {
+		const name = option.locator('[class*="option-headline"], [class*="optionHeadline"]');
+		names.push(((await name.count()) > 0 ? await name.first().textContent() : await option.textContent())?.trim() ?? '');
+	}
+	return names;
+}
+
+/** Picks an option of the open dropdown and waits until the dropdown has closed. */
+async function pick(page: Page, name: string): Promise<void> {
+	const options = page.locator('.el-select-dropdown__item:visible');
+	await options.filter({ hasText: name }).first().click();
+	await options.first().waitFor({ state: 'hidden' });
+}
+
+/** The node creator's rows (headings, nodes, actions) as text, in the order shown. */
+async function creatorRows(creator: Locator): Promise<string[]> {
+	const texts = await creator.getByTestId('item-iterator-item').allTextContents();
+	return texts.map((text) => text.replace(/\s+/g, ' ').trim()).filter(Boolean);
+}
+
+/** Groups action rows under their "<Resource> Actions" headings, as n8n shows them. */
+function actionsByResource(rows: string[]): Record<string, string[]> {
+	const groups: Record<string, string[]> = {};
+	let current: string[] | undefined;
+	for (const row of rows) {
+		const heading = /^(.+) Actions$/.exec(row);
+		if (heading) groups[heading[1]] = current = [];
+		else current?.push(row);
+	}
+	return groups;
+}
+
+/** A workflow with only a Manual Trigger; returns the node creator opened from the trigger's "+" ("What happens next?"). */
+async function openCreatorAfterTrigger(walk: Walk, name: string): Promise<{ page: Page; creator: Locator }> {
+	const page = await openWorkflow(walk, name, [TRIGGER], {});
+	await page.getByTestId('canvas-handle-plus').first().click({ timeout: 60_000 });
+	const creator = page.getByTestId('node-creator');
+	await creator.getByTestId('nodes-list-header').filter({ hasText: 'What happens next?' }).waitFor();
+	return { page, creator };
+}
+
+/**
+ * Points at a quarter of an SVG path's length (a connection's middle may sit under a handle's
+ * "+") until `shown` appears: the canvas may still be fitting the view when the tab opens.
+ */
+async function hoverUntilShown(page: Page, pathSelector: string, shown: Locator, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const point = (await page.evaluate(`(() => {
+			const path = document.querySelector(${JSON.stringify(pathSelector)});
+			const at = path.getPointAtLength(path.getTotalLength() * 0.25);
+			const m = path.getScreenCTM();
+			return { x: at.x * m.a + at.y * m.c + m.e, y: at.x * m.b + at.y * m.d + m.f };
+		})()`)) as { x: number; y: number };
+		await page.mouse.move(point.x, point.y);
+		const appeared = await shown
+			.first()
+			.waitFor({ timeout: 2_000 })
+			.then(() => true)
+			.catch((error: unknown) => {
+				if (Date.now() > deadline) throw error;
+				return false;
+			});
+		if (appeared) return;
+		// Off the path, so the next move is a fresh hover.
+		await page.mouse.move(0, 0);
+	}
+}
+
+/**
+ * Send and Wait for Response, walked as a no-code user walks it: find the operation in the node
+ * creator (by search, and in n8n's Human review section), add the SMS variant from there, read
+ * its panel, switch to Free Text, make a mistake and execute, then execute for real and answer
+ * the link as the person would; then the Chat Message and Combined Notification variants, and
+ * the AI Agent's "Add human review step".
+ */
+export async function walkSendAndWait(walk: Walk): Promise<void> {
+	const { sandbox, expect } = walk;
+
+	await step('node creator: search the node, its actions per resource', async () => {
+		const { page, creator } = await openCreatorAfterTrigger(walk, 'Walk: send and wait actions');
+		await creator.getByTestId('node-creator-search-bar').fill('Multi-Channel');
+		await creator.getByTestId('node-creator-item-name').filter({ hasText: 'Multi-Channel Notification' }).first().click();
+		await creator.getByTestId('node-creator-category-item').filter({ hasText: /^\s*Actions \(\d+\)/ }).waitFor();
+		const groups = actionsByResource(await creatorRows(creator));
+		expect(
+			JSON.stringify(groups) === JSON.stringify(ACTIONS),
+			`the actions list groups the operations per resource, each with its "… and wait for response" action (${Object.values(WAIT_ACTIONS).flat().join('; ')})`,
+			groups,
+		);
+		await walk.screenshot(page, 'send-and-wait-actions.png');
+		await page.close();
+	});
+
+	const page = await step('node creator: Human review lists the node', async () => {
+		const { page: opened, creator } = await openCreatorAfterTrigger(walk, 'Walk: send and wait (SMS)');
+		const review = creator
+			.getByTestId('item-iterator-item')
+			.filter({ has: opened.getByTestId('node-creator-item-name').filter({ hasText: /^Human review$/ }) });
+		const description = (await review.getByTestId('node-creator-item-description').textContent()) ?? '';
+		expect(description.startsWith('Request approval'), '"What happens next?" offers Human review', description);
+		await review.click();
+		await creator.getByTestId('node-creator-category-item').filter({ hasText: 'Send and wait for response' }).waitFor();
+		// A built-in of the section, so the list is there before it is read.
+		await creator.getByTestId('node-creator-item-name').filter({ hasText: 'WhatsApp Business Cloud' }).waitFor();
+		const names = (await creator.getByTestId('node-creator-item-name').allTextContents()).map((name) => name.trim());
+		expect(
+			names.includes('Multi-Channel Notification') && names.includes('Telegram'),
+			'Human review → "Send and wait for response" lists Multi-Channel Notification beside n8n\'s own (Telegram, WhatsApp Business Cloud, …)',
+			names,
+		);
+		await walk.screenshot(opened, 'human-review-section.png');
+		// n8n opens a community node's details here (its own nodes are added at once), with only
+		// the Send and Wait actions.
+		await creator.getByTestId('node-creator-item-name').filter({ hasText: 'Multi-Channel Notification' }).click();
+		await creator.getByTestId('node-creator-category-item').filter({ hasText: /^\s*Actions \(\d+\)/ }).waitFor();
+		const groups = actionsByResource(await creatorRows(creator));
+		expect(
+			JSON.stringify(groups) === JSON.stringify(WAIT_ACTIONS),
+			'the node\'s details under Human review offer only the three Send and Wait actions, one per resource',
+			groups,
+		);
+		await creator.getByTestId('node-creator-item-name').filter({ hasText: SMS_WAIT_ACTION }).click();
+		await opened.getByTestId('ndv').waitFor();
+		await field(opened, 'phoneNumber').waitFor();
+		return opened;
+	});
+
+	await step('SMS → Send and Wait for Response: the panel', async () => {
+		const resource = await shownValue(page, 'resource');
+		const operation = await shownValue(page, 'operation');
+		expect(
+			resource === 'SMS' && operation === 'Send and Wait for Response',
+			`choosing "${SMS_WAIT_ACTION}" adds the node with Resource SMS, Operation Send and Wait for Response`,
+			{ resource, operation },
+		);
+		await expectFields(
+			walk,
+			page,
+			'Send and Wait (SMS, approval)',
+			['phoneNumber', 'message', 'responseType', 'approvalOptions'],
+			['from', 'to', 'templateName', 'linkPlaceholder', 'smsPhoneNumber', 'smsMessage', 'mediaType', 'approveLabel'],
+		);
+		const responseType = await shownValue(page, 'responseType');
+		const responseTypes = await openDropdown(page, field(page, 'responseType'));
+		expect(
+			JSON.stringify(responseTypes) === '["Approval","Free Text"]' && responseType === 'Approval',
+			'Response Type offers Approval (the default) and Free Text',
+			{ responseType, responseTypes },
+		);
+		await pick(page, 'Approval');
+
+		await field(page, 'approvalOptions').getByTestId('fixed-collection-add').click();
+		await field(page, 'approveLabel').waitFor();
+		const approval = { type: await shownValue(page, 'approvalType'), label: await shownValue(page, 'approveLabel') };
+		expect(
+			approval.type === 'Approve Only' && approval.label === '✓ Approve' && !(await field(page, 'disapproveLabel').isVisible()),
+			'Approval Options → Add option: Type of Approval "Approve Only", Approve Button Label "✓ Approve", no Disapprove label',
+			approval,
+		);
+		await openDropdown(page, field(page, 'approvalType'));
+		await pick(page, 'Approve and Disapprove');
+		await field(page, 'disapproveLabel').waitFor();
+		const decline = await shownValue(page, 'disapproveLabel');
+		expect(decline === '✗ Decline', 'Approve and Disapprove adds Disapprove Button Label "✗ Decline"', decline);
+
+		const options = await openDropdown(page, page.getByPlaceholder('Add Option').last());
+		expect(
+			JSON.stringify(options) === JSON.stringify(['Dry Run', 'Limit Wait Time', 'Phone Number Format', 'Timeout (Milliseconds)']),
+			'Options → Add Option offers Dry Run, Limit Wait Time, Phone Number Format, Timeout (no pacing or Send Once options)',
+			options,
+		);
+		await pick(page, 'Limit Wait Time');
+		await field(page, 'limitWaitTime').waitFor();
+		const limit = {
+			type: await shownValue(page, 'limitType'),
+			amount: await shownValue(page, 'resumeAmount'),
+			unit: await shownValue(page, 'resumeUnit'),
+		};
+		expect(
+			JSON.stringify(limit) === JSON.stringify({ type: 'After Time Interval', amount: '45.00', unit: 'Minutes' }) &&
+				!(await field(page, 'maxDateAndTime').isVisible()),
+			'Limit Wait Time starts at After Time Interval, Amount 45.00 (two decimals, as n8n\'s own), Unit Minutes',
+			limit,
+		);
+		await fill(page, 'phoneNumber', '0812 3456 7890');
+		await fill(page, 'message', QUESTION);
+		// Leave the field, so the picture shows the form rather than the field's focus tip.
+		await page.evaluate('document.activeElement?.blur()');
+		await walk.screenshot(page, 'send-and-wait-sms.png', field(page, 'approvalOptions'));
+
+		await openDropdown(page, field(page, 'responseType'));
+		await pick(page, 'Free Text');
+		await field(page, 'approvalOptions').waitFor({ state: 'hidden' });
+		await expectFields(
+			walk,
+			page,
+			'Free Text',
+			['phoneNumber', 'message', 'responseType', 'limitWaitTime'],
+			['approvalOptions', 'approvalType', 'approveLabel', 'disapproveLabel'],
+		);
+		await walk.screenshot(page, 'send-and-wait-free-text.png', field(page, 'responseType'));
+	});
+
+	await step('a number outside +62, then Execute step', async () => {
+		await fill(page, 'phoneNumber', '+65 9123 4567');
+		const before = sandbox.requests.length;
+		const output = await execute(page);
+		const title = (await output.getByTestId('node-error-message').innerText()).trim();
+		const description = await output.getByTestId('node-error-description').innerText();
+		expect(
+			title.includes('Phone Number') && description.includes('+62') && description.includes('Nothing was sent'),
+			'the panel names Phone Number, asks for a +62 number and says nothing was sent',
+			{ title, description },
+		);
+		expect(
+			sandbox.requests.length === before && !(await output.getByText('Waiting for input').isVisible()),
+			'the sandbox received nothing and the node does not wait',
+			sandbox.requests.slice(before).map((request) => request.body),
+		);
+		await walk.screenshot(page, 'send-and-wait-error.png');
+	});
+
+	await step('fix the number, Execute step, the person answers the link', async () => {
+		await fill(page, 'phoneNumber', '0812 3456 7890');
+		const before = sandbox.requests.length;
+		await page.getByTestId('node-execute-button').click();
+		const output = page.getByTestId('output-panel');
+		await output.getByText('Execution will continue after the person answers').waitFor({ timeout: 60_000 });
+		const sent = sandbox.requests.slice(before);
+		const message = (sent[0]?.body as { message?: string } | undefined)?.message ?? '';
+		const link = sent.length === 1 ? findAnswerLink(sent[0].path, sent[0].body) : undefined;
+		expect(
+			sent.length === 1 && message.startsWith(`${QUESTION}\n`) && link !== undefined && message.endsWith(link),
+			'one SMS went out, the question then the answer link on its own line; the panel says it waits for the person',
+			sent.map((request) => request.body),
+		);
+		// The person opens the link on a phone and writes an answer.
+		const phone = await walk.context.browser()?.newContext({ viewport: { width: 360, height: 740 } });
+		if (phone === undefined) throw new Error('no browser to open the answer link in');
+		try {
+			const answerPage = await phone.newPage();
+			await answerPage.goto(link ?? '', { waitUntil: 'commit' });
+			await answerPage.getByText(QUESTION).waitFor({ timeout: 30_000 });
+			await answerPage.locator('textarea').fill(FREE_TEXT_ANSWER);
+			await answerPage.getByRole('button', { name: 'Send' }).click();
+			await answerPage.getByText('Thank you').first().waitFor({ timeout: 30_000 });
+		} finally {
+			await phone.close();
+		}
+		await output.getByText(FREE_TEXT_ANSWER).first().waitFor({ timeout: 60_000 });
+		expect(true, `the execution resumed: the output panel shows the answer "${FREE_TEXT_ANSWER}"`);
+		await walk.screenshot(page, 'send-and-wait-answered.png');
+		await page.close();
+	});
+
+	await step('Chat Message and Combined Notification → Send and Wait for Response', async () => {
+		const chat = await openFresh(walk, 'Walk: send and wait (chat)', { resource: 'chatMessage', operation: 'sendAndWait' });
+		await expectFields(
+			walk,
+			chat,
+			'Send and Wait (Chat Message)',
+			['from', 'to', 'templateName', 'bodyParameters', 'linkPlaceholder', 'message', 'responseType', 'approvalOptions'],
+			['phoneNumber', 'smsPhoneNumber', 'smsMessage', 'mediaType'],
+		);
+		const placeholder = await shownValue(chat, 'linkPlaceholder');
+		expect(placeholder === '1', 'Link Goes Into shows, set to body placeholder 1', placeholder);
+		await walk.screenshot(chat, 'send-and-wait-chat.png', field(chat, 'linkPlaceholder'));
+		await chat.close();
+
+		const combined = await openFresh(walk, 'Walk: send and wait (combined)', { resource: 'combined', operation: 'sendAndWait' });
+		await expectFields(
+			walk,
+			combined,
+			'Send and Wait (Combined Notification)',
+			['from', 'to', 'templateName', 'linkPlaceholder', 'smsPhoneNumber', 'message', 'responseType'],
+			['phoneNumber', 'smsMessage', 'mediaType'],
+		);
+		await combined.close();
+	});
+
+	await step('AI Agent: "Add human review step" lists the node', async () => {
+		const agent = 'AI Agent';
+		const tool = 'Calculator';
+		const canvas = await openWorkflow(
+			walk,
+			'Walk: human review for an AI agent',
+			[
+				TRIGGER,
+				{ id: 'walk-agent', name: agent, type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, position: [240, 0], parameters: {} },
+				{ id: 'walk-tool', name: tool, type: '@n8n/n8n-nodes-langchain.toolCalculator', typeVersion: 1, position: [400, 240], parameters: {} },
+			],
+			{
+				Trigger: { main: [[{ node: agent, type: 'main', index: 0 }]] },
+				[tool]: { ai_tool: [[{ node: agent, type: 'ai_tool', index: 0 }]] },
+			},
+		);
+		await canvas.locator(`[data-test-id="edge"][data-source-node-name="${tool}"]`).waitFor({ timeout: 60_000 });
+		await hoverUntilShown(canvas, `[data-test-id="edge"][data-source-node-name="${tool}"] path`, canvas.getByTestId('add-connection-button'));
+		await canvas.getByTestId('add-connection-button').first().click();
+		const creator = canvas.getByTestId('node-creator');
+		await creator.getByTestId('nodes-list-header').filter({ hasText: 'Human review' }).waitFor();
+		await creator.getByTestId('node-creator-item-name').filter({ hasText: 'WhatsApp Business Cloud' }).waitFor();
+		const names = (await creator.getByTestId('node-creator-item-name').allTextContents()).map((name) => name.trim());
+		expect(
+			names.includes('Multi-Channel Notification'),
+			'on an AI Agent\'s tool connection, "Add human review step" → Human review lists Multi-Channel Notification (its human-review tool)',
+			names,
+		);
+		await walk.screenshot(canvas, 'human-review-ai-agent.png');
+		// A community node opens its details first; "Add to workflow" puts its human-review tool
+		// between the tool and the agent and opens its panel.
+		await creator.getByTestId('node-creator-item-name').filter({ hasText: 'Multi-Channel Notification' }).click();
+		await creator.getByTestId('item-iterator-item').filter({ hasText: 'Add to workflow' }).click();
+		await canvas.getByTestId('ndv').waitFor();
+		await field(canvas, 'phoneNumber').waitFor();
+		const reviewNode = 'Multi-Channel Notification';
+		const wired =
+			(await canvas.locator(`[data-test-id="edge"][data-source-node-name="${tool}"][data-target-node-name="${reviewNode}"]`).count()) === 1 &&
+			(await canvas.locator(`[data-test-id="edge"][data-source-node-name="${reviewNode}"][data-target-node-name="${agent}"]`).count()) === 1;
+		const message = (await field(canvas, 'message').textContent())?.trim();
+		expect(
+			wired && message === 'The agent wants to call {{ $tool.name }}',
+			`"Add to workflow" wires ${tool} → ${reviewNode} → ${agent}; the panel starts with n8n's Message "The agent wants to call {{ $tool.name }}"`,
+			{ wired, message },
+		);
+		await expectFields(
+			walk,
+			canvas,
+			'the human-review tool (an SMS; n8n fixes Resource, Operation and Response Type)',
+			['message', 'phoneNumber', 'approvalOptions'],
+			['resource', 'operation', 'responseType', 'from', 'to', 'templateName', 'linkPlaceholder'],
+		);
+		await canvas.close();
 	});
 }
