@@ -44,11 +44,10 @@ import { findAnswerLink } from '../../sandbox/server';
 import { runCheck } from './lib/check';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, sandboxCredential } from './lib/examples';
 import { installedN8nVersion, N8N_MAJOR, N8N_VERSION, NODE_TYPE } from './lib/install';
-import type { N8nClient, RunExecutionData } from './lib/n8n';
-import { flatted } from './lib/n8n';
+import type { Execution } from './lib/n8n';
+import { executionOf, statusBecomes } from './lib/n8n';
 import type { ScriptedCall } from './lib/openaiStandIn';
 import { startOpenAiStandIn } from './lib/openaiStandIn';
-import { delay } from './lib/process';
 import { launch, step } from './lib/stack';
 
 const HITL_TYPE = `${NODE_TYPE}HitlTool`;
@@ -154,27 +153,6 @@ function gatedWorkflow(id: string, prompt: string): Record<string, unknown> {
 const APPROVE_WORKFLOW = gatedWorkflow('mcnHumanReview01', '[refund-approve] Tell the customer +6281234567890 that the refund for order 42 is on its way.');
 const DECLINE_WORKFLOW = gatedWorkflow('mcnHumanReview02', '[refund-decline] Tell the customer +6281234567890 that the refund for order 43 is on its way.');
 
-interface Execution {
-	status: string;
-	data?: RunExecutionData;
-}
-
-async function executionOf(client: N8nClient, id: string): Promise<Execution> {
-	const row = await client.request<{ status: string; data?: string } | null>('GET', `/executions/${id}`);
-	return { status: row?.status ?? 'unknown', data: row?.data ? (flatted().parse(row.data) as RunExecutionData) : undefined };
-}
-
-/** Polls until the execution's status is one of `wanted`. */
-async function statusBecomes(client: N8nClient, id: string, wanted: string[]): Promise<Execution> {
-	const deadline = Date.now() + RUN_DEADLINE_MS;
-	for (;;) {
-		const execution = await executionOf(client, id);
-		if (wanted.includes(execution.status)) return execution;
-		if (Date.now() > deadline) throw new Error(`execution ${id} is ${execution.status}, not ${wanted.join(' or ')}`);
-		await delay(300);
-	}
-}
-
 /** The first output item of a node's last run, on its main or (for tools) ai_tool output. */
 function outputOf(execution: Execution, node: string): Record<string, unknown> | undefined {
 	const data = execution.data?.resultData.runData[node]?.at(-1)?.data as Record<string, Array<Array<{ json: Record<string, unknown> }> | null>> | undefined;
@@ -232,7 +210,7 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 		const resultsBefore = standIn.toolResults().length;
 		const id = await step(`${label}: run the agent until its tool call waits for review`, async () => {
 			const started = await client.runWorkflow(workflowId, TRIGGER);
-			await statusBecomes(client, started, ['waiting', 'success', 'error', 'crashed', 'canceled']);
+			await statusBecomes(client, started, ['waiting', 'success', 'error', 'crashed', 'canceled'], RUN_DEADLINE_MS);
 			return started;
 		});
 		const waiting = await executionOf(client, id);
@@ -259,7 +237,7 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 		});
 		expect(record.error === undefined && record.preview?.status === 200 && record.preview.html, `${label}: the link preview (GET) got the answer page`, record);
 		expect(record.answer?.status === 200, `${label}: the answer (POST ${record.form}) was accepted`, record.answer);
-		const finished = await step(`${label}: the execution resumes and finishes`, async () => await statusBecomes(client, id, ['success', 'error', 'crashed', 'canceled']));
+		const finished = await step(`${label}: the execution resumes and finishes`, async () => await statusBecomes(client, id, ['success', 'error', 'crashed', 'canceled'], RUN_DEADLINE_MS));
 		expect(finished.status === 'success', `${label}: execution ${id} succeeded`, finished.data?.resultData.error ?? finished.status);
 		const review = outputOf(finished, REVIEW);
 		expect(isDeepStrictEqual(review, { data: { approved: answer === 'approve' } }), `${label}: the review node output { data: { approved: ${answer === 'approve'} } }`, review);

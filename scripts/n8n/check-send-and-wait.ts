@@ -25,9 +25,7 @@ import { launchChromium, SCREENSHOTS } from './lib/browser';
 import { runCheck } from './lib/check';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, readExampleWorkflow, sandboxCredential } from './lib/examples';
 import { N8N_VERSION, NODE_TYPE } from './lib/install';
-import type { N8nClient, RunExecutionData } from './lib/n8n';
-import { flatted } from './lib/n8n';
-import { delay } from './lib/process';
+import { executionOf, statusBecomes } from './lib/n8n';
 import { launch, step } from './lib/stack';
 
 const WORKFLOW_ID = 'mcnSendAndWait01';
@@ -79,27 +77,6 @@ const timeoutWorkflow = {
 			: node,
 	),
 };
-
-interface Execution {
-	status: string;
-	data?: RunExecutionData;
-}
-
-async function executionOf(client: N8nClient, id: string): Promise<Execution> {
-	const row = await client.request<{ status: string; data?: string } | null>('GET', `/executions/${id}`);
-	return { status: row?.status ?? 'unknown', data: row?.data ? (flatted().parse(row.data) as RunExecutionData) : undefined };
-}
-
-/** Polls until the execution's status is one of `wanted` (a deadline against hanging, not a speed bound). */
-async function statusBecomes(client: N8nClient, id: string, wanted: string[]): Promise<Execution> {
-	const deadline = Date.now() + 120_000;
-	for (;;) {
-		const execution = await executionOf(client, id);
-		if (wanted.includes(execution.status)) return execution;
-		if (Date.now() > deadline) throw new Error(`execution ${id} is ${execution.status}, not ${wanted.join(' or ')}`);
-		await delay(300);
-	}
-}
 
 async function post(link: string, body: string): Promise<{ status: number; text: string }> {
 	const response = await fetch(link, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });

@@ -220,6 +220,28 @@ export function flatted(): Flatted {
 }
 
 /** The REST API the editor uses, with the session cookie from owner setup or login. */
+/** An execution's status and, once n8n has stored it, its run data. */
+export interface Execution {
+	status: string;
+	data?: RunExecutionData;
+}
+
+export async function executionOf(client: N8nClient, id: string): Promise<Execution> {
+	const row = await client.request<{ status: string; data?: string } | null>('GET', `/executions/${id}`);
+	return { status: row?.status ?? 'unknown', data: row?.data ? (flatted().parse(row.data) as RunExecutionData) : undefined };
+}
+
+/** Polls until the execution's status is one of `wanted` (the deadline is against hanging, not a speed bound). */
+export async function statusBecomes(client: N8nClient, id: string, wanted: string[], deadlineMs = 120_000): Promise<Execution> {
+	const deadline = Date.now() + deadlineMs;
+	for (;;) {
+		const execution = await executionOf(client, id);
+		if (wanted.includes(execution.status)) return execution;
+		if (Date.now() > deadline) throw new Error(`execution ${id} is ${execution.status}, not ${wanted.join(' or ')}`);
+		await delay(300);
+	}
+}
+
 export class N8nClient {
 	private cookie = '';
 
