@@ -35,7 +35,7 @@ export class MultiChannelNotification implements INodeType {
 		usableAsTool: true,
 		// Send and Wait for Response: the answer link's page and form (actions/shared/sendAndWait).
 		webhooks: answerWebhooks,
-		waitingNodeTooltip: '={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the person answers" : "" }}',
+		waitingNodeTooltip: '={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the user\'s response" : "" }}',
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -502,7 +502,7 @@ export async function walkSendAndWait(walk: Walk): Promise<void> {
 			await answerPage.goto(link ?? '', { waitUntil: 'commit' });
 			await answerPage.getByText(QUESTION).waitFor({ timeout: 30_000 });
 			await answerPage.locator('textarea').fill(FREE_TEXT_ANSWER);
-			await answerPage.getByRole('button', { name: 'Send' }).click();
+			await answerPage.getByRole('button', { name: 'Submit' }).click();
 			await answerPage.getByText('Thank you').first().waitFor({ timeout: 30_000 });
 		} finally {
 			await phone.close();

@@ -7,7 +7,7 @@ import { COMBINED_LABELS, combinedSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
-import { linkPlaceholderField, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
+import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
 import { answerLink, withSmsLink, withTemplateLink } from '../shared/sendAndWait/link';
 import { readSms, smsFields } from '../shared/sms';
 import { templateFields } from '../shared/template/fields';
@@ -33,7 +33,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 		...templateFields,
 		linkPlaceholderField,
 		{ ...smsPhoneNumberField, default: '={{ $parameter["to"] }}' },
-		{ ...messageField, description: 'Text of the SMS part. The answer link is added on its own line below it; the answer page shows this text too.' },
+		{ ...messageField, typeOptions: { rows: MESSAGE_ROWS }, description: 'Text of the SMS part. The answer link is added on its own line below it; the answer page shows this text too.' },
 		...responseFields,
 		sendAndWaitOptions(templateOptionsField),
 	],

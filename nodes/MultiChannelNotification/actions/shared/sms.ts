@@ -27,6 +27,7 @@ export function smsFields(
 			required: true,
 			default: '',
 			placeholder: '+6281234567890',
+			hint: 'Indonesian numbers (+62) only',
 			description: phoneNumberDescription,
 		},
 		{

@@ -7,7 +7,7 @@ import { SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat } from '../shared/options';
-import { responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
+import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
 import { answerLink, withSmsLink } from '../shared/sendAndWait/link';
 import { readSms, smsFields } from '../shared/sms';
 
@@ -23,7 +23,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['sms'], operation: [SEND_AND_WAIT_OPERATION] } },
 	[
 		phoneNumberField,
-		{ ...messageField, description: 'Text of the SMS. The answer link is added on its own line below it, and the answer page shows this text too.' },
+		{ ...messageField, typeOptions: { rows: MESSAGE_ROWS }, description: 'Text of the SMS. The answer link is added on its own line below it, and the answer page shows this text too.' },
 		...responseFields,
 		sendAndWaitOptions(),
 	],

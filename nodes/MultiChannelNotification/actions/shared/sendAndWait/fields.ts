@@ -12,6 +12,9 @@ import { optionsField } from '../options';
 export const MAX_ANSWER_CHARS = 2000;
 export const DEFAULT_APPROVE_LABEL = '✓ Approve';
 export const DEFAULT_DECLINE_LABEL = '✗ Decline';
+export const DEFAULT_SUBMIT_LABEL = 'Submit';
+/** Rows of every Message field of a Send and Wait operation, as in n8n's own. */
+export const MESSAGE_ROWS = 4;
 
 export const responseFields: INodeProperties[] = [
 	{
@@ -78,7 +81,7 @@ const limitWaitTimeOption: INodeProperties = {
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
 	description:
-		'Whether to stop waiting after a while. When the time passes without an answer, n8n continues the execution with this node’s input items, which carry no "data" answer. Without it the execution waits for an answer indefinitely.',
+		'Whether to limit the time this node should wait for a user response before execution resumes. When the time passes without an answer, n8n continues with this node’s input items, which carry no "data" answer; without a limit it waits indefinitely.',
 	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
 	options: [
 		{
@@ -90,9 +93,10 @@ const limitWaitTimeOption: INodeProperties = {
 					name: 'limitType',
 					type: 'options',
 					default: 'afterTimeInterval',
+					description: 'Sets the condition for the execution to resume. Can be a specified date or after some time.',
 					options: [
 						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Waits for a certain amount of time' },
-						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until the set date and time' },
+						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until the set date and time to continue' },
 					],
 				},
 				{
@@ -109,6 +113,7 @@ const limitWaitTimeOption: INodeProperties = {
 					name: 'resumeUnit',
 					type: 'options',
 					default: 'hours',
+					description: 'Unit of the interval value',
 					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
 					options: [
 						{ name: 'Minutes', value: 'minutes' },
@@ -122,22 +127,50 @@ const limitWaitTimeOption: INodeProperties = {
 					type: 'dateTime',
 					default: '',
 					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
-					description: 'Continue the execution at this date and time if no answer came',
+					description: 'Continue execution after the specified date and time',
 				},
 			],
 		},
 	],
 };
 
+/** Free Text's page options, named as n8n's own send-and-wait nodes name them for their form. */
+const onlyForFreeText = { show: { '/responseType': ['freeText'] } };
+const freeTextOptions: INodeProperties[] = [
+	{
+		displayName: 'Response Form Title',
+		name: 'responseFormTitle',
+		type: 'string',
+		default: '',
+		description: 'Title of the form that the user can access to provide their response',
+		displayOptions: onlyForFreeText,
+	},
+	{
+		displayName: 'Response Form Description',
+		name: 'responseFormDescription',
+		type: 'string',
+		default: '',
+		description: 'Description of the form that the user can access to provide their response',
+		displayOptions: onlyForFreeText,
+	},
+	{
+		displayName: 'Response Form Button Label',
+		name: 'responseFormButtonLabel',
+		type: 'string',
+		default: DEFAULT_SUBMIT_LABEL,
+		displayOptions: onlyForFreeText,
+	},
+];
+
 /** The send Options that make sense for one message that waits: no pacing, no per-key dedupe. */
 const KEPT_SEND_OPTIONS = ['dryRun', 'phoneNumberFormat', 'timeout', 'languagePolicy'];
 
-/** The Options of a Send and Wait operation: Limit Wait Time plus the kept send options of `base`. */
+/** The Options of a Send and Wait operation: Limit Wait Time, Free Text's page options, and the kept send options of `base`. */
 export function sendAndWaitOptions(base: INodeProperties = optionsField): INodeProperties {
 	const kept = (base.options as INodeProperties[]).filter((option) => KEPT_SEND_OPTIONS.includes(option.name));
 	return {
 		...base,
-		options: [...kept, limitWaitTimeOption].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...kept, limitWaitTimeOption, ...freeTextOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }
 
@@ -160,6 +193,6 @@ export const pageMessageField: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	typeOptions: { rows: 3 },
+	typeOptions: { rows: MESSAGE_ROWS },
 	description: 'The question, in full: the answer page shows it above the choices. The template itself carries only the link.',
 };

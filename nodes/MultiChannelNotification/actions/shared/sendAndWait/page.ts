@@ -15,7 +15,7 @@ export interface Choice {
 
 export type PageBody =
 	| { kind: 'question'; message: string; choices: Choice[] }
-	| { kind: 'text'; message: string; maxLength: number }
+	| { kind: 'text'; message: string; maxLength: number; title: string; description: string; buttonLabel: string }
 	| { kind: 'notice'; title: string; text: string };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -45,7 +45,9 @@ function content(body: PageBody): string {
 	}
 	const message = `<p class="message">${escapeHtml(body.message)}</p>`;
 	if (body.kind === 'text') {
-		return `${message}<form method="post"><label for="answer">Your answer</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea><button class="primary" type="submit">Send</button></form>`;
+		const heading = body.title === '' ? '' : `<h1>${escapeHtml(body.title)}</h1>`;
+		const about = body.description === '' ? '' : `<p class="message">${escapeHtml(body.description)}</p>`;
+		return `${heading}${message}${about}<form method="post"><label for="answer">Your answer</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea><button class="primary" type="submit">${escapeHtml(body.buttonLabel)}</button></form>`;
 	}
 	const forms = body.choices.map(
 		(choice) =>

@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookRespo
 
 import type { Choice, PageBody } from './page';
 import { answerPage, PAGE_HEADERS } from './page';
-import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, MAX_ANSWER_CHARS } from './fields';
+import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './fields';
 
 /**
  * The answer link's two webhooks, as n8n's own send-and-wait nodes declare them: n8n serves them
@@ -28,13 +28,24 @@ interface Setup {
 	body: PageBody;
 }
 
+const label = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback);
+
 function setupOf(context: IWebhookFunctions): Setup {
 	const message = String(context.getNodeParameter('message', '') ?? '').trim();
 	if (context.getNodeParameter('responseType', 'approval') === 'freeText') {
-		return { body: { kind: 'text', message, maxLength: MAX_ANSWER_CHARS } };
+		const options = context.getNodeParameter('options', {}) as IDataObject;
+		return {
+			body: {
+				kind: 'text',
+				message,
+				maxLength: MAX_ANSWER_CHARS,
+				title: label(options.responseFormTitle, ''),
+				description: label(options.responseFormDescription, ''),
+				buttonLabel: label(options.responseFormButtonLabel, DEFAULT_SUBMIT_LABEL),
+			},
+		};
 	}
 	const approval = context.getNodeParameter('approvalOptions.values', {}) as IDataObject;
-	const label = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value : fallback);
 	const choices: Choice[] = [
 		{ field: 'approved', answer: 'true', label: label(approval.approveLabel, DEFAULT_APPROVE_LABEL), primary: true },
 	];

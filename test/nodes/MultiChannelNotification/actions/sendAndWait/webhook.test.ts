@@ -87,6 +87,17 @@ describe('GET: the page, never an answer', () => {
 		const { html } = await call({ method: 'GET', parameters: { responseType: 'freeText' } });
 
 		expect(html).toContain(`<textarea id="answer" name="text" required maxlength="${MAX_ANSWER_CHARS}">`);
+		expect(html).toContain('>Submit</button>');
+		expect(html).not.toContain('<h1>');
+	});
+
+	test('free text: the form title, description and button label the user set, escaped', async () => {
+		const options = { responseFormTitle: 'Refund <b>#42</b>', responseFormDescription: 'Say how much & why', responseFormButtonLabel: 'Send it' };
+		const { html } = await call({ method: 'GET', parameters: { responseType: 'freeText', options } });
+
+		expect(html).toContain('<h1>Refund &lt;b&gt;#42&lt;/b&gt;</h1>');
+		expect(html).toContain('Say how much &amp; why');
+		expect(html).toContain('>Send it</button>');
 	});
 });
 
