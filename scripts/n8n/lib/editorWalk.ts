@@ -1,5 +1,5 @@
 /**
- * The user paths of issue 20, walked in n8n's real editor as a no-code user walks them, each in
+ * The paths a no-code user takes, walked in n8n's real editor as such a user walks them, each in
  * a fresh workflow (Manual Trigger → our node, created through the editor's REST API): paste
  * the template text, add Options → Dry Run and execute, add a second quick reply, failover with
  * a To outside +62, an error with several problems. Each step asserts what the panel shows and

@@ -11,7 +11,7 @@ import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 import { templateParameters } from '../../../../harness/templateParameters';
 
-/** Issue 20: what a no-code user meets in the editor, each fix through n8n's engine where it runs. */
+/** What a no-code user meets in the editor, each fix through n8n's engine where it runs. */
 
 const sandbox = useSandbox();
 const properties = new MultiChannelNotification().description.properties;
