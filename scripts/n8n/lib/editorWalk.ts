@@ -458,6 +458,16 @@ export async function walkSendAndWait(walk: Walk): Promise<void> {
 			['phoneNumber', 'message', 'responseType', 'limitWaitTime'],
 			['approvalOptions', 'approvalType', 'approveLabel', 'disapproveLabel'],
 		);
+		const freeTextOptions = await openDropdown(page, page.getByPlaceholder('Add Option').last());
+		expect(
+			['Response Form Button Label', 'Response Form Description', 'Response Form Title'].every((name) => freeTextOptions.includes(name)),
+			'Free Text adds Response Form Title, Description and Button Label to Options, as n8n\'s own nodes name them',
+			freeTextOptions,
+		);
+		await pick(page, 'Response Form Button Label');
+		await field(page, 'responseFormButtonLabel').waitFor();
+		const buttonLabel = await shownValue(page, 'responseFormButtonLabel');
+		expect(buttonLabel === 'Submit', 'Response Form Button Label starts at "Submit"', buttonLabel);
 		await walk.screenshot(page, 'send-and-wait-free-text.png', field(page, 'responseType'));
 	});
 
@@ -485,7 +495,7 @@ export async function walkSendAndWait(walk: Walk): Promise<void> {
 		const before = sandbox.requests.length;
 		await page.getByTestId('node-execute-button').click();
 		const output = page.getByTestId('output-panel');
-		await output.getByText('Execution will continue after the person answers').waitFor({ timeout: 60_000 });
+		await output.getByText("Execution will continue after the user's response").waitFor({ timeout: 60_000 });
 		const sent = sandbox.requests.slice(before);
 		const message = (sent[0]?.body as { message?: string } | undefined)?.message ?? '';
 		const link = sent.length === 1 ? findAnswerLink(sent[0].path, sent[0].body) : undefined;
