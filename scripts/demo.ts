@@ -44,7 +44,7 @@ const sends: Array<{ title: string; parameters: INodeParameters; items: IDataObj
 		},
 	},
 	{
-		title: 'SMS → Send',
+		title: 'SMS → Send SMS',
 		items: [{ code: '734201' }],
 		parameters: { resource: 'sms', operation: 'send', phoneNumber: RECIPIENT, message: '=Kode verifikasi Anda: {{ $json.code }}' },
 	},

@@ -2,7 +2,7 @@
  * Burst legs of `npm run bench`, in their own process (started by run.ts): the commonest real
  * shape — one execution per event — through REAL n8n. The packed package is installed into a
  * fresh n8n user folder as a community package (scripts/n8n/lib/stack.ts), n8n started, and two
- * workflows made active: Webhook → this node (SMS → Send, at its defaults), the same with
+ * workflows made active: Webhook → this node (SMS → Send SMS, at its defaults), the same with
  * Concurrency 1 (a diagnostic: no window shared between executions, the rate and pauses still
  * are) and Webhook → n8n's HTTP Request node (the same body; Retry On Fail on, 5 tries 1 s apart). For each in turn,
  * `events` POSTs go to the production webhook at once, one item each, while the https sandbox (in

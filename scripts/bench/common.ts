@@ -236,7 +236,7 @@ export type ItemFields = '$json' | '$json.body';
 
 const messageExpression = (from: ItemFields) => `=Kode verifikasi Anda: {{ ${from}.code }}. Jangan berikan kode ini kepada siapa pun.`;
 
-/** Our node: SMS → Send, fields from the item by expression, the Options given. */
+/** Our node: SMS → Send SMS, fields from the item by expression, the Options given. */
 export function nodeParameters(concurrency: number | undefined, from: ItemFields = '$json'): INodeParameters {
 	return {
 		resource: 'sms',

@@ -71,7 +71,7 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		operation: 'SMS → Send',
+		operation: 'SMS → Send SMS',
 		resource: 'sms',
 		name: 'send',
 		literal: { phoneNumber: '+6281234567890', message: 'Kode verifikasi Anda: 734201' },

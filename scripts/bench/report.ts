@@ -779,9 +779,9 @@ raw clients: the wall-clock time of their loop). Each client configuration runs 
 2,000-item runs first, then its 10,000-item runs) after an untimed warm-up run; the sandbox runs in its own
 process and counts every run: each item delivered exactly once, no duplicates, or the leg is
 reported as failed. Where "Runs" lists one figure, that 10,000-item leg ran once to keep the
-bench within about 15 minutes (the legs the targets compare ran ${facts.reps} times).
+bench's run time down (the legs the targets compare ran ${facts.reps} times).
 
-- **this node**: SMS → Send from the built package (dist/), Options → Concurrency as shown;
+- **this node**: SMS → Send SMS from the built package (dist/), Options → Concurrency as shown;
   "adaptive ${adaptive.initial} → ${adaptive.ceiling}" is the node at its defaults (no Concurrency set).
 - **HTTP Request node**: n8n's own (n8n-nodes-base ${facts.n8nNodesBase}, version ${facts.httpRequestVersion}), POST, Send Body as JSON
   with two body parameters, authentication "Generic Credential Type" → Header Auth (Authorization);

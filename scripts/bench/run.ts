@@ -146,8 +146,8 @@ function plan(): Plan[] {
 	// `undefined` concurrency: the node at its defaults (adaptive), as a new node has it.
 	const DEFAULTS = undefined;
 
-	// Sandbox answering at once: every client at 2,000 and 10,000 items. To stay within about
-	// 15 minutes, 10,000-item runs are repeated only for the legs the targets compare (the node at
+	// Sandbox answering at once: every client at 2,000 and 10,000 items. To keep the run time
+	// down, 10,000-item runs are repeated only for the legs the targets compare (the node at
 	// its defaults and at 20, the HTTP Request node at its defaults, the raw clients).
 	const both = [PACING_ITEMS, 10000];
 	// The legs a pacing target compares run 5 times at 2,000 items: a 1-2 s run is noisy here.

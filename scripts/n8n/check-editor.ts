@@ -165,7 +165,7 @@ runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
 			await page.close();
 		});
 
-		await step('SMS → Send', async () => {
+		await step('SMS → Send SMS', async () => {
 			const page = await editor.openNode('mcnExBulkSms0001', 'Send reminder SMS');
 			await editor.fields(
 				page,

@@ -5,8 +5,8 @@
  *
  * Starts the sandbox, installs n8n 2.8.4 into .cache/ on first use, installs the packed package
  * into a fresh n8n user folder like a community package, imports the sandbox credential and the
- * example workflows, starts n8n on 127.0.0.1, runs every example once and prints what each send
- * returned (the sandbox approves the Send and Wait example's link, as its person would). Then it keeps the editor running until Ctrl-C, or with --once (`npm run demo`) stops
+ * example workflows that need no chat model (all but the AI Agent one), starts n8n on 127.0.0.1,
+ * runs each once and prints what each send returned (the sandbox approves the Send and Wait example's link, as its person would). Then it keeps the editor running until Ctrl-C, or with --once (`npm run demo`) stops
  * and exits 0 only if every example did what it should.
  */
 import { parseArgs } from 'node:util';

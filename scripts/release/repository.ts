@@ -83,3 +83,17 @@ export function repositoryFields(repository: Repository): Pick<PackageJson, 'rep
 		homepage: `${repository.base}#readme`,
 	};
 }
+
+/** The credential's source, whose `documentationUrl` n8n links from the credential dialog. */
+export const CREDENTIAL_SOURCE_PATH = join(REPO_ROOT, 'credentials', 'MultiChannelNotificationApi.credentials.ts');
+/** The node's codex file, whose documentation URLs n8n links from the node. */
+export const CODEX_PATH = join(REPO_ROOT, 'nodes', 'MultiChannelNotification', 'MultiChannelNotification.node.json');
+
+/**
+ * The pages n8n links from the node (its Docs link) and from the credential dialog: the README on
+ * GitHub, which exists as soon as the public repository does (the npm page only once a version
+ * is published), at its top and at its Credential section.
+ */
+export function documentationUrls(repository: Repository): { node: string; credential: string } {
+	return { node: `${repository.base}#readme`, credential: `${repository.base}#credential` };
+}

@@ -1,20 +1,57 @@
 /**
- * Names the package's public GitHub repository `<owner>/n8n-nodes-multichannel-notification` in
- * package.json: writes `repository`, `bugs` and `homepage`, keeping the order of the keys and the
- * indentation package.json already has. Run once, when the public repository exists, and commit
- * the result: the publish workflow refuses to publish unless these fields name the repository it
- * runs in. Nothing else depends on the owner (the Markdown links are relative).
+ * Names the package's public GitHub repository `<owner>/n8n-nodes-multichannel-notification`:
+ * writes `repository`, `bugs` and `homepage` in package.json (keeping the order of its keys and
+ * its indentation), and the documentation links n8n shows, which point at the README on GitHub:
+ * the credential's `documentationUrl` (…#credential) and the codex file's primary and credential
+ * documentation (…#readme, …#credential). Run once, when the public repository exists, and
+ * commit the result: the publish workflow refuses to publish unless all of them name the
+ * repository it runs in. Nothing else depends on the owner (the Markdown links are relative).
  *
  *   npx tsx scripts/release/set-repository.ts <owner>
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
 import type { PackageJson, Repository } from './repository';
-import { PACKAGE_JSON_PATH, repositoryFields, repositoryOf } from './repository';
+import { CODEX_PATH, CREDENTIAL_SOURCE_PATH, documentationUrls, PACKAGE_JSON_PATH, repositoryFields, repositoryOf } from './repository';
 
 /** package.json with the three fields set for `repository`, keeping the order of its keys. */
 export function withRepository(packageJson: PackageJson, repository: Repository): PackageJson {
 	return { ...packageJson, ...repositoryFields(repository) };
+}
+
+const CREDENTIAL_URL = /(\bdocumentationUrl\s*=\s*')([^']*)(')/;
+const codexUrl = (key: 'primaryDocumentation' | 'credentialDocumentation'): RegExp =>
+	new RegExp(`("${key}"\\s*:\\s*\\[\\s*\\{\\s*"url"\\s*:\\s*")([^"]*)(")`);
+
+/** The documentation links of the credential's source and of the codex file, as they read now. */
+export function documentationLinks(credentialSource: string, codex: string): { credential?: string; codexPrimary?: string; codexCredential?: string } {
+	return {
+		credential: CREDENTIAL_URL.exec(credentialSource)?.[2],
+		codexPrimary: codexUrl('primaryDocumentation').exec(codex)?.[2],
+		codexCredential: codexUrl('credentialDocumentation').exec(codex)?.[2],
+	};
+}
+
+/** The credential's source and the codex file with their documentation links set for `repository`. */
+export function withDocumentationUrls(credentialSource: string, codex: string, repository: Repository): { credentialSource: string; codex: string } {
+	const urls = documentationUrls(repository);
+	const links = documentationLinks(credentialSource, codex);
+	if (links.credential === undefined || links.codexPrimary === undefined || links.codexCredential === undefined) {
+		throw new Error("Cannot find the credential's documentationUrl or the codex file's documentation URLs");
+	}
+	return {
+		credentialSource: credentialSource.replace(CREDENTIAL_URL, `$1${urls.credential}$3`),
+		codex: codex
+			.replace(codexUrl('primaryDocumentation'), `$1${urls.node}$3`)
+			.replace(codexUrl('credentialDocumentation'), `$1${urls.credential}$3`),
+	};
+}
+
+/** Writes `text` to `path` unless it already holds it; says what it did. */
+function write(path: string, text: string, what: string): void {
+	if (readFileSync(path, 'utf8') === text) return;
+	writeFileSync(path, text);
+	console.log(`wrote ${what}`);
 }
 
 function main(): number {
@@ -32,13 +69,11 @@ function main(): number {
 	}
 	const text = readFileSync(PACKAGE_JSON_PATH, 'utf8');
 	const indent = /^\{\n([ \t]+)"/.exec(text)?.[1] ?? '  ';
-	const updated = `${JSON.stringify(withRepository(JSON.parse(text) as PackageJson, repository), null, indent)}\n`;
-	if (updated === text) {
-		console.log(`package.json already names ${repository.base}`);
-		return 0;
-	}
-	writeFileSync(PACKAGE_JSON_PATH, updated);
-	console.log(`package.json now names ${repository.base} (repository, bugs, homepage)`);
+	write(PACKAGE_JSON_PATH, `${JSON.stringify(withRepository(JSON.parse(text) as PackageJson, repository), null, indent)}\n`, 'package.json (repository, bugs, homepage)');
+	const docs = withDocumentationUrls(readFileSync(CREDENTIAL_SOURCE_PATH, 'utf8'), readFileSync(CODEX_PATH, 'utf8'), repository);
+	write(CREDENTIAL_SOURCE_PATH, docs.credentialSource, "the credential's documentationUrl");
+	write(CODEX_PATH, docs.codex, "the codex file's documentation URLs");
+	console.log(`The package names ${repository.base}`);
 	return 0;
 }
 

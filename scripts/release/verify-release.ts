@@ -4,7 +4,9 @@
  * - the pushed tag is `v<version of package.json>`;
  * - package.json's `repository` is the GitHub repository the workflow runs in (n8n verifies a
  *   package only when its npm provenance, which names that repository, matches this field), so a
- *   placeholder owner can never be published; `bugs` and `homepage` name it too;
+ *   placeholder owner can never be published; `bugs` and `homepage` name it too, and so do the
+ *   documentation links n8n shows (the credential's `documentationUrl`, the codex file's URLs),
+ *   so they point at a page that exists;
  * - CHANGELOG.md has a section for the version.
  *
  * The Markdown links do not depend on the repository (they are relative); `npm test` checks them
@@ -16,7 +18,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { PLACEHOLDER_OWNER, readPackageJson, readRepository, REPO_ROOT, repositoryFields } from './repository';
+import { CODEX_PATH, CREDENTIAL_SOURCE_PATH, documentationUrls, PLACEHOLDER_OWNER, readPackageJson, readRepository, REPO_ROOT, repositoryFields } from './repository';
+import { documentationLinks } from './set-repository';
 
 export function releaseProblems(tag: string, githubRepository: string): string[] {
 	const problems: string[] = [];
@@ -37,6 +40,14 @@ export function releaseProblems(tag: string, githubRepository: string): string[]
 	const fields = repositoryFields(repository);
 	for (const key of ['repository', 'bugs', 'homepage'] as const) {
 		if (JSON.stringify(packageJson[key]) !== JSON.stringify(fields[key])) problems.push(`package.json ${key} is not ${JSON.stringify(fields[key])}`);
+	}
+	const urls = documentationUrls(repository);
+	const links = documentationLinks(readFileSync(CREDENTIAL_SOURCE_PATH, 'utf8'), readFileSync(CODEX_PATH, 'utf8'));
+	const expected = { credential: urls.credential, codexPrimary: urls.node, codexCredential: urls.credential };
+	for (const key of Object.keys(expected) as Array<keyof typeof expected>) {
+		if (links[key] !== expected[key]) {
+			problems.push(`documentation link ${key} is ${JSON.stringify(links[key])}, not ${expected[key]}: run npx tsx scripts/release/set-repository.ts ${repository.owner}`);
+		}
 	}
 	const changelog = readFileSync(join(REPO_ROOT, 'CHANGELOG.md'), 'utf8');
 	const escaped = packageJson.version.replace(/\./g, '\\.');

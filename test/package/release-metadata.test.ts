@@ -7,8 +7,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { PackageJson } from '../../scripts/release/repository';
-import { readPackageJson, readRepository, REPO_ROOT, repositoryFields, repositoryOf, REPOSITORY_NAME } from '../../scripts/release/repository';
-import { withRepository } from '../../scripts/release/set-repository';
+import {
+	CODEX_PATH,
+	CREDENTIAL_SOURCE_PATH,
+	readPackageJson,
+	readRepository,
+	REPO_ROOT,
+	repositoryFields,
+	repositoryOf,
+	REPOSITORY_NAME,
+} from '../../scripts/release/repository';
+import { documentationLinks, withDocumentationUrls, withRepository } from '../../scripts/release/set-repository';
 
 const packageJson = readPackageJson();
 const repository = readRepository(packageJson);
@@ -91,6 +100,23 @@ describe('set-repository', () => {
 			bugs: { url: `https://github.com/acme/${REPOSITORY_NAME}/issues` },
 		});
 		expect(readRepository(after).owner).toBe('acme');
+	});
+
+	it("points the credential's and the codex file's documentation links at the README on GitHub", () => {
+		const credential = "export class X {\n\tdocumentationUrl = 'https://www.npmjs.com/package/x#credential';\n}\n";
+		const codex = '{\n\t"resources": {\n\t\t"credentialDocumentation": [\n\t\t\t{\n\t\t\t\t"url": "old"\n\t\t\t}\n\t\t],\n\t\t"primaryDocumentation": [{ "url": "old" }]\n\t}\n}\n';
+		const after = withDocumentationUrls(credential, codex, repositoryOf('acme'));
+		expect(documentationLinks(after.credentialSource, after.codex)).toEqual({
+			credential: `https://github.com/acme/${REPOSITORY_NAME}#credential`,
+			codexPrimary: `https://github.com/acme/${REPOSITORY_NAME}#readme`,
+			codexCredential: `https://github.com/acme/${REPOSITORY_NAME}#credential`,
+		});
+		expect(after.codex.replace(/"url": "[^"]*"/g, '"url": "old"')).toBe(codex);
+	});
+
+	it("finds the documentation links in this repository's credential and codex file", () => {
+		const links = documentationLinks(readFileSync(CREDENTIAL_SOURCE_PATH, 'utf8'), readFileSync(CODEX_PATH, 'utf8'));
+		expect(links).toEqual({ credential: expect.any(String), codexPrimary: expect.any(String), codexCredential: expect.any(String) });
 	});
 
 	it.each(['', 'two words', '-leading-hyphen', 'acme/other', 'acme.org'])('refuses %j as an owner', (owner) => {

@@ -192,7 +192,7 @@ export async function ensureN8n(log: (line: string) => void = console.log): Prom
 		const started = Date.now();
 		mkdirSync(N8N_DIR, { recursive: true });
 		const version = await resolveVersion(N8N_VERSION);
-		log(`Installing n8n ${version}${version === N8N_VERSION ? '' : ` (newest ${N8N_VERSION})`} into ${N8N_DIR} (first run only: 4–8 minutes, 2.3 GB)…`);
+		log(`Installing n8n ${version}${version === N8N_VERSION ? '' : ` (newest ${N8N_VERSION})`} into ${N8N_DIR} (first run only: about 4 minutes on a 2-core machine, 2.4 GB)…`);
 		// A previous attempt that did not finish may have left a broken tree behind.
 		rmSync(join(N8N_DIR, 'node_modules'), { recursive: true, force: true });
 		rmSync(join(N8N_DIR, 'package-lock.json'), { force: true });
