@@ -50,7 +50,23 @@ export class MultiChannelNotificationApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://notification.example.com',
 			description:
-				'Address of the service, e.g. https://notification.example.com (a trailing /v1 or slash is fine). Must be https:// (the key never crosses a network in clear); no user:password@, query or fragment.',
+				'Address of the service, e.g. https://notification.example.com (a trailing /v1 or slash is fine). Must be https:// (the key never crosses a network in clear) unless Allow Plain HTTP is on; no user:password@, query or fragment.',
+		},
+		{
+			displayName: 'Allow Plain HTTP',
+			name: 'allowPlainHttp',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to accept an http:// Base URL, e.g. http://notification:8080 in the same Docker network. Only for a service on the same host or a private network you trust: the API key crosses the network in clear, so anyone on the path can read it.',
+		},
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'ignoreSslIssues',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to connect even when the service's certificate cannot be verified (self-signed, internal CA, expired, other host name). Anyone on the network path can then pose as the service, read or alter the traffic and see the API key. Better: make n8n trust your CA with NODE_EXTRA_CA_CERTS. The credential test cannot skip the check: with an untrusted certificate it reports the key as not checked.",
 		},
 	];
 

@@ -5,12 +5,12 @@
  * (see validate.ts), records what it received, and lets a test or a demo inject infrastructure
  * faults and latency. Other processes drive it through the unauthenticated `/__sandbox/*` control
  * endpoints. It can also play the person who answers a Send-and-Wait message's link (see
- * answerLinks.ts). It speaks https only, like every real Base URL, with the run's throwaway
- * certificate (sandbox/tls.ts; see scripts/with-tls.ts). Only Node built-ins (and `openssl`) are
- * used so it can run anywhere the package's tests run.
+ * answerLinks.ts). It speaks https, like every real Base URL, with the run's throwaway
+ * certificate (sandbox/tls.ts; see scripts/with-tls.ts), or plain http when asked (`plainHttp`).
+ * Only Node built-ins (and `openssl`) are used so it can run anywhere the package's tests run.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { createServer as createHttpServer, STATUS_CODES } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -57,6 +57,8 @@ export interface SandboxOptions {
 	rateLimit?: RateLimit;
 	/** Key and certificate to serve https with; default the run's (SANDBOX_TLS_DIR, see sandbox/tls.ts). */
 	tls?: TlsMaterial;
+	/** Serve plain http instead (a service reached with the credential's Allow Plain HTTP); default false. */
+	plainHttp?: boolean;
 	/** The clock arrival times and the rate limit read, in ms since the epoch; default Date.now. Tests inject one they move by hand. */
 	now?: () => number;
 	/** Answer the waiting-webhook link of every delivered message this way (see answerLinks.ts); default none. */
@@ -130,7 +132,7 @@ export interface SandboxStats {
 }
 
 export interface Sandbox {
-	/** e.g. https://127.0.0.1:43123, no trailing slash. */
+	/** e.g. https://127.0.0.1:43123 (http:// with `plainHttp`), no trailing slash. */
 	url: string;
 	port: number;
 	apiKey: string;
@@ -886,8 +888,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		});
 	}
 
-	const { key, cert } = options.tls ?? loadRunTls();
-	const server = createServer({ key, cert }, handle);
+	const serveTls = () => {
+		const { key, cert } = options.tls ?? loadRunTls();
+		return createServer({ key, cert }, handle);
+	};
+	const server = options.plainHttp ? createHttpServer(handle) : serveTls();
 	server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 	// Must exceed keepAliveTimeout, or Node may cut a keep-alive socket while a request is arriving.
 	server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
@@ -924,7 +929,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	}
 
 	return {
-		url: `https://${host}:${address.port}`,
+		url: `${options.plainHttp ? 'http' : 'https'}://${host}:${address.port}`,
 		port: address.port,
 		apiKey,
 		requests,

@@ -120,6 +120,7 @@ echo "::: n8n ${N8N_MAIN_VERSION} install: $((SECONDS - started)) s"
 
 run_step "installed-package check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-installed-package.ts
 run_step "credential check" "${TSX}" scripts/n8n/check-credential-test.ts
+run_step "self-hosted service check (Allow Plain HTTP, Ignore SSL Issues: sends and credential test)" "${TSX}" scripts/n8n/check-self-hosted.ts
 run_step "browser check" "${TSX}" scripts/n8n/check-editor.ts
 run_step "queue-mode check (Postgres, main + 2 workers, ${BURST_SIZE:-300}-webhook burst)" "${TSX}" scripts/n8n/check-queue-mode.ts
 run_step "AI-agent check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-ai-agent.ts

@@ -7,7 +7,8 @@
  *   placeholder owner can never be published; `bugs` and `homepage` name it too, and so do the
  *   documentation links n8n shows (the credential's `documentationUrl`, the codex file's URLs),
  *   so they point at a page that exists;
- * - CHANGELOG.md has a section for the version.
+ * - CHANGELOG.md has a section for the version;
+ * - BENCHMARKS.md and RELIABILITY.md were measured on the product code being published.
  *
  * The Markdown links do not depend on the repository (they are relative); `npm test` checks them
  * before the workflow publishes.
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { CODEX_PATH, CREDENTIAL_SOURCE_PATH, documentationUrls, PLACEHOLDER_OWNER, readPackageJson, readRepository, REPO_ROOT, repositoryFields } from './repository';
+import { figureStates } from './measured';
 import { documentationLinks } from './set-repository';
 
 export function releaseProblems(tag: string, githubRepository: string): string[] {
@@ -53,6 +55,10 @@ export function releaseProblems(tag: string, githubRepository: string): string[]
 	const escaped = packageJson.version.replace(/\./g, '\\.');
 	if (!new RegExp(`^## \\[?${escaped}\\]?(\\s|$)`, 'm').test(changelog)) {
 		problems.push(`CHANGELOG.md has no "## ${packageJson.version} — <date>" section`);
+	}
+	for (const state of figureStates()) {
+		if (state.problem) problems.push(state.problem);
+		if (state.stale) problems.push(state.stale);
 	}
 	return problems;
 }

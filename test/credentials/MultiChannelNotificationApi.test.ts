@@ -3,6 +3,7 @@ import { CredentialTestContext } from 'n8n-core';
 
 import { MultiChannelNotificationApi } from '../../credentials/MultiChannelNotificationApi.credentials';
 import { MultiChannelNotification } from '../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+import { ALLOW_PLAIN_HTTP, IGNORE_SSL_ISSUES } from '../../nodes/MultiChannelNotification/transport/connection';
 import { runNode } from '../helpers/engine';
 import { useSandbox } from '../helpers/sandbox';
 
@@ -25,6 +26,21 @@ describe('Multi-Channel Notification API credential', () => {
 		const [apiKey, baseUrl] = credential.properties;
 		expect(apiKey).toMatchObject({ name: 'apiKey', type: 'string', typeOptions: { password: true }, required: true });
 		expect(baseUrl).toMatchObject({ name: 'baseUrl', type: 'string', required: true });
+	});
+
+	test('declares the two switches for self-hosted services, off by default, each saying what it risks', () => {
+		const field = (name: string) => credential.properties.find((property) => property.name === name);
+		// The node's messages name them as the editor shows them.
+		expect([field('allowPlainHttp')?.displayName, field('ignoreSslIssues')?.displayName]).toEqual([ALLOW_PLAIN_HTTP, IGNORE_SSL_ISSUES]);
+		expect(field('allowPlainHttp')).toMatchObject({ displayName: 'Allow Plain HTTP', type: 'boolean', default: false });
+		expect(field('allowPlainHttp')?.description).toContain(
+			'Only for a service on the same host or a private network you trust: the API key crosses the network in clear',
+		);
+		expect(field('ignoreSslIssues')).toMatchObject({ displayName: 'Ignore SSL Issues (Insecure)', type: 'boolean', default: false });
+		expect(field('ignoreSslIssues')?.description).toContain('read or alter the traffic and see the API key');
+		expect(field('ignoreSslIssues')?.description).toContain('NODE_EXTRA_CA_CERTS');
+		// Only n8n's own request helper honours the switch: no declarative test may replace the node's.
+		expect(credential).not.toHaveProperty('test');
 	});
 
 	test('the node declares it with its credential test', () => {

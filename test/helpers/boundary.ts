@@ -1,5 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
+import type { TlsMaterial } from '../../sandbox/tls';
+
 import type { HostileAnswer, HostileRequest, HostileService } from './hostileService';
 import { startHostileService } from './hostileService';
 import type { RunNodeResult } from './engine';
@@ -185,10 +187,11 @@ export interface UsedService {
 }
 
 /**
- * `insecure: true` serves plain http: only for a server that must see no connection at all (a
- * redirect's downgrade target, a refused http Base URL), never for one the node sends to.
+ * `insecure: true` serves plain http: for a server that must see no connection at all (a
+ * redirect's downgrade target, a refused http Base URL), or one the node sends to only with the
+ * credential's Allow Plain HTTP on. `tls` serves https with another certificate (one nobody trusts).
  */
-export function useHostileService({ insecure = false }: { insecure?: boolean } = {}): UsedService {
+export function useHostileService({ insecure = false, tls }: { insecure?: boolean; tls?: TlsMaterial } = {}): UsedService {
 	let service: HostileService | undefined;
 	const running = (): HostileService => {
 		if (!service) throw new Error('hostile service not started');
@@ -209,7 +212,7 @@ export function useHostileService({ insecure = false }: { insecure?: boolean } =
 		answer: success,
 	};
 	beforeAll(async () => {
-		service = await startHostileService({ insecure, answer: (request) => used.answer(request) });
+		service = await startHostileService({ insecure, tls, answer: (request) => used.answer(request) });
 	});
 	beforeEach(() => {
 		running().reset();

@@ -15,7 +15,8 @@ export interface RunNodeOptions {
 	parameters: INodeParameters;
 	/** Items fed into our node; default one empty item. */
 	items?: IDataObject[];
-	credentials: { apiKey: string; baseUrl: string };
+	/** The credential's fields; its two switches (Allow Plain HTTP, Ignore SSL Issues) are off unless set. */
+	credentials: { apiKey: string; baseUrl: string; allowPlainHttp?: boolean; ignoreSslIssues?: boolean };
 	/** The node setting On Error → Continue (using regular output). */
 	continueOnFail?: boolean;
 	/** The node setting Retry On Fail with this many tries (n8n waits 1 s between tries). */

@@ -5,14 +5,16 @@ import { createServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createGzip } from 'node:zlib';
 
+import type { TlsMaterial } from '../../sandbox/tls';
 import { loadRunTls } from '../../sandbox/tls';
 
 /**
  * A stand-in for a misbehaving service, for what the sandbox cannot do: answer arbitrary raw
  * bodies and headers (e.g. echo the API key back in a non-JSON page), redirect, stream huge or
  * compressed bodies, trickle an answer, and count TCP connections, so a test can prove that no
- * connection was even attempted. It speaks https only, with the run's throwaway certificate (the
- * sandbox's, from sandbox/tls.ts: `npm test` makes it and trusts it through NODE_EXTRA_CA_CERTS).
+ * connection was even attempted. It speaks https with the run's throwaway certificate (the
+ * sandbox's, from sandbox/tls.ts: `npm test` makes it and trusts it through NODE_EXTRA_CA_CERTS)
+ * or with one given, or plain http when asked.
  */
 
 export interface HostileRequest {
@@ -45,11 +47,17 @@ export interface HostileService {
 export async function startHostileService({
 	host = '127.0.0.1',
 	insecure = false,
+	tls,
 	answer = () => ({ status: 200, body: '{"message":"success","data":{"id":"x"}}' }),
 }: {
 	host?: string;
-	/** Plain http: only for a listener that must see no connection (a downgrade target, a refused http URL). */
+	/**
+	 * Plain http: for a listener that must see no connection (a downgrade target, a refused http
+	 * URL), or one the node reaches with the credential's Allow Plain HTTP on.
+	 */
 	insecure?: boolean;
+	/** Key and certificate to serve https with (e.g. one nobody trusts); default the run's. */
+	tls?: TlsMaterial;
 	answer?: (request: HostileRequest) => HostileAnswer;
 } = {}): Promise<HostileService> {
 	const requests: HostileRequest[] = [];
@@ -77,7 +85,7 @@ export async function startHostileService({
 			res.end(reply.body);
 		});
 	};
-	const server: Server = insecure ? createHttpServer(handler) : createServer(loadRunTls(), handler);
+	const server: Server = insecure ? createHttpServer(handler) : createServer(tls ?? loadRunTls(), handler);
 	// The raw TCP socket, before any handshake.
 	server.on('connection', (socket: Socket) => {
 		connections++;

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+
 import type { Sandbox, SandboxOptions } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
+import type { TlsMaterial } from '../../sandbox/tls';
+import { makeTlsFiles, removeTlsFiles } from '../../sandbox/tls';
 
 /**
  * How long a test's last requests may take to close once it ends: a client that gave up (a
@@ -41,4 +45,18 @@ export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
 
 export function credentialsFor(sandbox: Sandbox): { apiKey: string; baseUrl: string } {
 	return { apiKey: sandbox.apiKey, baseUrl: sandbox.url };
+}
+
+/**
+ * A certificate nobody trusts: made like the run's (sandbox/tls.ts) but under a second throwaway
+ * CA that is in no NODE_EXTRA_CA_CERTS, as a self-hosted service with its own internal CA is to
+ * an n8n that was not told about it. Read into memory; the files are removed at once.
+ */
+export function untrustedTls(): TlsMaterial {
+	const files = makeTlsFiles();
+	try {
+		return { cert: readFileSync(files.cert), key: readFileSync(files.key), ca: readFileSync(files.ca) };
+	} finally {
+		removeTlsFiles(files);
+	}
 }

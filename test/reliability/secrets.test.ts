@@ -5,10 +5,11 @@
  *    message, non-JSON page — also cut exactly where the node shortens long pages —, headers,
  *    other JSON fields). The key must not appear, whole or in part, in the output items, the
  *    error, the serialised run, or anything logged.
- * 2. The credential's Base URL must be https unless the host is this machine. A plain-http
- *    address elsewhere is refused before any connection is made: a server listening on this
- *    machine's own non-loopback address proves that not even a TCP connection is attempted.
- *    https and loopback http are accepted.
+ * 2. The credential's Base URL must be https (plain http only with the credential's Allow Plain
+ *    HTTP on: see transport/plainHttp.test.ts). A plain-http address, this machine's loopback
+ *    included, is refused before any connection is made: a server listening on this machine's
+ *    own non-loopback address proves that not even a TCP connection is attempted. https is
+ *    accepted.
  */
 import { randomBytes } from 'node:crypto';
 import { networkInterfaces } from 'node:os';

@@ -2,6 +2,7 @@ import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
 import { MAY_HAVE_BEEN_DELIVERED, NO_CONNECTION, NOTHING_SENT, serviceError, shorten } from '../helpers/errors';
+import { IGNORE_SSL_ISSUES } from './connection';
 import type { Answer, WireFailure } from './exchange';
 import { MAX_ANSWER_TEXT } from './exchange';
 import type { Scrubber } from './secrets';
@@ -35,6 +36,34 @@ const NETWORK_PROBLEMS: Record<string, string> = {
 
 /** Failures to connect at all (no byte of the request left): nothing can have been delivered. */
 const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * Node's codes for a server certificate it could not verify: self-signed, from a CA n8n does not
+ * trust, expired, or made out to another host; all of them are what Ignore SSL Issues skips. The
+ * TLS handshake failed, so no byte of the request left either.
+ */
+const CERTIFICATE_FAILURES = new Set([
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'UNABLE_TO_GET_ISSUER_CERT',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'CERT_UNTRUSTED',
+	'CERT_REJECTED',
+	'CERT_SIGNATURE_FAILURE',
+	'CERT_HAS_EXPIRED',
+	'CERT_NOT_YET_VALID',
+	'INVALID_CA',
+	'HOSTNAME_MISMATCH',
+	'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+export function isCertificateFailure(failure: WireFailure): boolean {
+	return failure.kind === 'network' && CERTIFICATE_FAILURES.has(failure.code ?? '');
+}
+
+/** What to do about a certificate n8n does not trust; the better fix first. */
+export const CERTIFICATE_HINT = `If the service uses a self-signed certificate or one from your own CA, make n8n trust that CA with NODE_EXTRA_CA_CERTS in n8n's environment (the better choice), or turn on ${IGNORE_SSL_ISSUES} in the credential.`;
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request as invalid.',
@@ -145,7 +174,8 @@ export function wireError(context: AnswerContext, failure: WireFailure): NodeApi
 	const { endpoint, timeout } = context;
 	const reason = context.scrub(failure.reason);
 	const code = failure.code && !reason.includes(failure.code) ? ` (${failure.code})` : '';
-	const unreached = failure.kind === 'network' && CONNECT_FAILURES.has(failure.code ?? '');
+	const untrusted = isCertificateFailure(failure);
+	const unreached = failure.kind === 'network' && (untrusted || CONNECT_FAILURES.has(failure.code ?? ''));
 	const [title, what] = {
 		timeout: [
 			`The service did not answer within ${timeout} ms`,
@@ -156,15 +186,18 @@ export function wireError(context: AnswerContext, failure: WireFailure): NodeApi
 			`The answer from ${endpoint} was larger than ${MAX_ANSWER_TEXT}, the most this node reads; it was discarded unread. A real answer is a few hundred bytes: check the credential's Base URL.`,
 		],
 		cancelled: ['The execution was cancelled during the send', `The request to ${endpoint} was abandoned.`],
-		network: [
-			`Could not reach the service: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed on the network'}`,
-			`${reason}${code}.`,
-		],
+		network: untrusted
+			? ['Could not reach the service: its certificate is not trusted', `${reason}${code}. ${CERTIFICATE_HINT}`]
+			: [
+					`Could not reach the service: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed on the network'}`,
+					`${reason}${code}.`,
+				],
 	}[failure.kind];
+	const outcome = untrusted ? NOTHING_SENT : unreached ? `${NO_CONNECTION} ${NOTHING_SENT}` : MAY_HAVE_BEEN_DELIVERED;
 	return serviceError(context.node, {
 		itemIndex: context.itemIndex,
 		title,
-		description: `${what} ${unreached ? `${NO_CONNECTION} ${NOTHING_SENT}` : MAY_HAVE_BEEN_DELIVERED}`,
+		description: `${what} ${outcome}`,
 		cause: reason,
 		delivery: unreached ? 'unreached' : 'maybe',
 		...(failure.code ? { extra: { systemCode: failure.code } } : {}),

@@ -14,6 +14,8 @@ export interface ServiceConnection {
 	origin: string;
 	/** The key as sent (outer whitespace trimmed). Used only to authenticate and to scrub. */
 	apiKey: string;
+	/** The credential's Ignore SSL Issues (Insecure): sends skip the certificate check. */
+	ignoreSslIssues: boolean;
 	scrub: Scrubber;
 	/**
 	 * The credential, decrypted once per execution and handed to n8n's request helper, which
@@ -29,13 +31,20 @@ function shown(text: string): string {
 
 export type Checked<T> = { ok: T } | { problem: string };
 
+/** The credential's two switches for self-hosted services, as the editor names them. */
+export const ALLOW_PLAIN_HTTP = 'Allow Plain HTTP';
+export const IGNORE_SSL_ISSUES = 'Ignore SSL Issues (Insecure)';
+
 /**
- * The credential's Base URL, checked. Only https: over plain http any proxy or network hop would
- * read the key. A user:password part would make the HTTP client replace the key with Basic auth,
- * a query or fragment would misroute every endpoint, and a trailing /v1 (the endpoints' own
- * prefix) is dropped rather than doubled.
+ * The credential's Base URL, checked. Only https, unless the credential's Allow Plain HTTP is on:
+ * over plain http any proxy or network hop would read the key. A user:password part would make
+ * the HTTP client replace the key with Basic auth, a query or fragment would misroute every
+ * endpoint, and a trailing /v1 (the endpoints' own prefix) is dropped rather than doubled.
  */
-export function checkBaseUrl(raw: unknown): Checked<{ baseUrl: string; origin: string }> {
+export function checkBaseUrl(
+	raw: unknown,
+	{ allowPlainHttp = false }: { allowPlainHttp?: boolean } = {},
+): Checked<{ baseUrl: string; origin: string }> {
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	if (text === '') return { problem: 'the Base URL is empty' };
 	const safe = shown(text);
@@ -56,8 +65,13 @@ export function checkBaseUrl(raw: unknown): Checked<{ baseUrl: string; origin: s
 		return { problem: `the Base URL "${text}" is not a valid URL: write it as https://host[:port][/path], e.g. https://notify.example.com` };
 	}
 	const url = new URL(text);
-	if (url.protocol !== 'https:') {
-		return { problem: `the Base URL "${text}" must use https:// so the API key never crosses a network in clear` };
+	if (url.protocol === 'http:' && !allowPlainHttp) {
+		return {
+			problem: `the Base URL "${text}" must use https:// so the API key never crosses a network in clear. For a service on this host or a private network you trust, turn on ${ALLOW_PLAIN_HTTP} in the credential`,
+		};
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		return { problem: `the Base URL "${text}" must use https://${allowPlainHttp ? ' (or http://)' : ''}` };
 	}
 	const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '').replace(/\/+$/, '');
 	return { ok: { baseUrl: `${url.origin}${path}`, origin: url.origin } };
@@ -84,15 +98,18 @@ export function checkApiKey(raw: unknown): Checked<string> {
 	return { ok: key };
 }
 
-/** Both checks on a decrypted credential; the first problem found, if any. */
+/**
+ * Both checks on a decrypted credential, with its switches (off unless set: a credential saved
+ * before they existed has neither); the first problem found, if any.
+ */
 export function checkCredential(
 	data: ICredentialDataDecryptedObject,
-): Checked<{ baseUrl: string; origin: string; apiKey: string }> {
-	const url = checkBaseUrl(data.baseUrl);
+): Checked<{ baseUrl: string; origin: string; apiKey: string; ignoreSslIssues: boolean }> {
+	const url = checkBaseUrl(data.baseUrl, { allowPlainHttp: data.allowPlainHttp === true });
 	if ('problem' in url) return url;
 	const key = checkApiKey(data.apiKey);
 	if ('problem' in key) return key;
-	return { ok: { ...url.ok, apiKey: key.ok } };
+	return { ok: { ...url.ok, apiKey: key.ok, ignoreSslIssues: data.ignoreSslIssues === true } };
 }
 
 export async function getConnection(this: IExecuteFunctions): Promise<ServiceConnection> {

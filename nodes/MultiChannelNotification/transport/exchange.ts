@@ -6,7 +6,8 @@ import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
  * body. Every send goes through n8n's request helper (`httpRequestWithAuthentication`), so n8n's
  * proxy settings, TLS handling and cancel signal apply as for any node. Only the credential test
  * uses `fetch` ({@link fetchClient}): n8n's credential-test context offers no request helper
- * but the deprecated `request`.
+ * but the deprecated `request`. `fetch` always checks the service's certificate, so the
+ * credential's Ignore SSL Issues applies to sends only (see credentialTest.ts).
  */
 
 /** Largest answer read, after decompression: real answers are a few hundred bytes. */
@@ -186,8 +187,12 @@ export interface StreamAnswer {
 	body: (Chunks & { destroy?: (error?: Error) => void }) | undefined;
 }
 
-/** Options for `httpRequestWithAuthentication`: no redirects, body as a stream, statuses judged by us. */
-export function httpRequestOptions(request: Parameters<N8nRequest>[0]): IHttpRequestOptions {
+/**
+ * Options for `httpRequestWithAuthentication`: no redirects, body as a stream, statuses judged by
+ * us. `ignoreSslIssues` (the credential's switch) becomes n8n's own option for it, which skips
+ * the certificate check of this request only; nothing else about the request changes.
+ */
+export function httpRequestOptions(request: Parameters<N8nRequest>[0], { ignoreSslIssues }: { ignoreSslIssues: boolean }): IHttpRequestOptions {
 	return {
 		method: 'POST',
 		url: request.url,
@@ -200,6 +205,7 @@ export function httpRequestOptions(request: Parameters<N8nRequest>[0]): IHttpReq
 		disableFollowRedirect: true,
 		timeout: request.timeout,
 		abortSignal: request.signal,
+		skipSslCertificateValidation: ignoreSslIssues,
 	};
 }
 

@@ -29,7 +29,7 @@ export function makeClient(this: IExecuteFunctions, connection: ServiceConnectio
 			(await this.helpers.httpRequestWithAuthentication.call(
 				that,
 				CREDENTIAL_TYPE,
-				httpRequestOptions(request),
+				httpRequestOptions(request, connection),
 				{ credentialsDecrypted: connection.credential },
 			)) as StreamAnswer,
 	);

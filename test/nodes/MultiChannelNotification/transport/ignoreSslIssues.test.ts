@@ -1,0 +1,126 @@
+/**
+ * The credential's Ignore SSL Issues (Insecure) switch, on services whose certificate comes from
+ * a second throwaway CA that this run does not trust (as a self-hosted service with an internal
+ * CA is to an n8n that was not told about it).
+ * - Off: the send fails before any request reaches the service, with an error that says the
+ *   certificate is not trusted, that nothing was sent, and names both fixes (NODE_EXTRA_CA_CERTS,
+ *   the switch).
+ * - On: n8n's request helper skips the certificate check (its own `skipSslCertificateValidation`)
+ *   and the send is delivered with the exact body and the key.
+ * - On, the rest of the boundary holds: a redirect is not followed and its target sees no
+ *   connection, an answer past 1 MiB is abandoned, a service that never answers fails within the
+ *   Timeout, and the key appears in nothing the node shows.
+ * - On, with a certificate the run does trust: sends work as ever.
+ */
+import {
+	errorText,
+	expectNoKey,
+	expectNotReportedSent,
+	SMS_TEXT,
+	SPECIAL_KEY,
+	smsParameters,
+	useHostileService,
+} from '../../../helpers/boundary';
+import type { RunNodeResult } from '../../../helpers/engine';
+import { runNode } from '../../../helpers/engine';
+import { redirectAnswer, streamedAnswer } from '../../../helpers/hostileService';
+import { untrustedTls, useSandbox } from '../../../helpers/sandbox';
+
+const tls = untrustedTls();
+const untrusted = useSandbox({ tls });
+const trusted = useSandbox();
+const hostile = useHostileService({ tls });
+const target = useHostileService({ tls });
+
+async function send(
+	baseUrl: string,
+	apiKey: string,
+	{ ignoreSslIssues, timeout = 10000 }: { ignoreSslIssues?: boolean; timeout?: number },
+): Promise<RunNodeResult> {
+	return await runNode({
+		parameters: smsParameters({ timeout }),
+		credentials: { apiKey, baseUrl, ...(ignoreSslIssues === undefined ? {} : { ignoreSslIssues }) },
+	});
+}
+
+describe('Ignore SSL Issues off', () => {
+	test.each([
+		['not set (a credential saved before the switch existed)', undefined],
+		['off', false],
+	])('%s: an untrusted certificate fails the send, nothing reaches the service, both fixes named', async (_name, ignoreSslIssues) => {
+		const result = await send(untrusted().url, untrusted().apiKey, { ignoreSslIssues });
+
+		expect({ error: result.error?.name, requests: untrusted().requests.length }).toEqual({ error: 'NodeApiError', requests: 0 });
+		const { message, description } = errorText(result);
+		expect(message).toBe('Could not reach the service: its certificate is not trusted');
+		expect(description).toMatch(/SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY/);
+		expect(description).toContain('NODE_EXTRA_CA_CERTS');
+		expect(description).toContain('turn on Ignore SSL Issues (Insecure) in the credential');
+		expect(description).toContain('Nothing was sent for this item.');
+		expectNotReportedSent(result, false);
+		expectNoKey(result, untrusted().apiKey);
+	});
+});
+
+describe('Ignore SSL Issues on', () => {
+	test('the untrusted certificate is accepted: the exact request is delivered with the key', async () => {
+		const result = await send(untrusted().url, untrusted().apiKey, { ignoreSslIssues: true });
+
+		expect(result.error).toBeUndefined();
+		expect(result.output).toEqual([{ json: expect.objectContaining({ message: 'success' }), pairedItem: { item: 0 } }]);
+		expect(untrusted().requests).toHaveLength(1);
+		const [request] = untrusted().requests;
+		expect(request).toMatchObject({ method: 'POST', path: '/v1/sms/notification', status: 200, delivered: true });
+		expect(request.body).toEqual({ phone_number: '+6281234567890', message: SMS_TEXT });
+		expect(request.headers.authorization).toBe(untrusted().apiKey);
+	});
+
+	test('a trusted certificate still works', async () => {
+		const result = await send(trusted().url, trusted().apiKey, { ignoreSslIssues: true });
+
+		expect(result.error).toBeUndefined();
+		expect(trusted().deliveries()).toHaveLength(1);
+	});
+
+	test('an http:// Base URL still needs Allow Plain HTTP', async () => {
+		const result = await send(untrusted().url.replace(/^https:/, 'http:'), untrusted().apiKey, { ignoreSslIssues: true });
+
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(errorText(result).description).toContain('Allow Plain HTTP');
+	});
+
+	test('a redirect is not followed: the target sees no connection, the key goes nowhere else', async () => {
+		hostile.answer = () => redirectAnswer(302, `${target.url}/v1/sms/notification?token=abc`);
+		const result = await send(hostile.url, SPECIAL_KEY, { ignoreSslIssues: true });
+
+		expect({
+			error: result.error?.name,
+			httpCode: result.error?.httpCode,
+			requests: hostile.requests.length,
+			targetConnections: target.connections(),
+		}).toEqual({ error: 'NodeApiError', httpCode: '302', requests: 1, targetConnections: 0 });
+		expect(errorText(result).description).toContain(`${target.url}/v1/sms/notification`);
+		expect(errorText(result).description).not.toContain('token=abc');
+		expectNotReportedSent(result, false);
+		expectNoKey(result, SPECIAL_KEY);
+	});
+
+	test('an answer past 1 MiB is abandoned: an error, never a success', async () => {
+		hostile.answer = () => streamedAnswer('{"message":"success","data":{"id":"big","marker":"BIG-TLS-MARKER"}', 8 * 1024 * 1024, '}');
+		const result = await send(hostile.url, SPECIAL_KEY, { ignoreSslIssues: true });
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(errorText(result).message).toContain('1 MiB');
+		expect(JSON.stringify([result.output, errorText(result)])).not.toContain('BIG-TLS-MARKER');
+		expect(hostile.requests).toHaveLength(1);
+	});
+
+	test('a service that never answers fails as a timeout (the Timeout option bounds the exchange)', async () => {
+		hostile.answer = () => 'hang';
+		const result = await send(hostile.url, SPECIAL_KEY, { ignoreSslIssues: true, timeout: 500 });
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(errorText(result).message).toBe('The service did not answer within 500 ms');
+		expectNotReportedSent(result, false);
+	});
+});
