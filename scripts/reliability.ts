@@ -227,7 +227,7 @@ function main(): number {
 	}
 	out.push('');
 	out.push(
-		`The credential's Base URL must be https, even to this machine: ${fmt(num(secrets.baseUrlsRefused))} refused runs (\`http://example.com\`, \`http://10.255.255.1:9\`, \`ftp://…\`, plain http to 127.0.0.1${secrets.lanAddressProbed ? ' and to this machine\'s own LAN address ' + String(secrets.lanAddressProbed) : ''}, where a listener counted connections) made ${fmt(num(secrets.connectionsToRefusedUrls))} connections; https (to a listener on this machine, and to the sandbox on 127.0.0.1 and localhost) was accepted in ${fmt(num(secrets.baseUrlsAccepted))} runs.`,
+		`With Allow Plain HTTP off (the default), the credential's Base URL must be https, even to this machine: ${fmt(num(secrets.baseUrlsRefused))} refused runs (\`http://example.com\`, \`http://10.255.255.1:9\`, \`ftp://…\`, plain http to 127.0.0.1${secrets.lanAddressProbed ? ' and to this machine\'s own LAN address ' + String(secrets.lanAddressProbed) : ''}, where a listener counted connections) made ${fmt(num(secrets.connectionsToRefusedUrls))} connections; https (to a listener on this machine, and to the sandbox on 127.0.0.1 and localhost) was accepted in ${fmt(num(secrets.baseUrlsAccepted))} runs.`,
 	);
 	out.push('');
 
