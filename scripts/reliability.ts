@@ -207,7 +207,7 @@ function main(): number {
 	out.push('## 3. Faults');
 	out.push('');
 	out.push(
-		'Each scenario runs on all four sends twice — with continue-on-fail (an invalid item first, then the faulted item, then two good ones: one output item per input item, right `pairedItem`, the faulted one a `NodeApiError` item with the HTTP code and the service\'s text) and without (the run stops with that `NodeApiError`; nothing after it is sent) — and once on SMS with 5 requests in flight. The sandbox\'s records decide how often each body was received and delivered. A separate run sets Rate Limit Max Wait (Seconds) to 60 and checks that a 5xx, a timeout and a reset are still never resent.',
+		'Each scenario runs on all four sends twice — with continue-on-fail (an invalid item first, then the faulted item, then two good ones: one output item per input item, right `pairedItem`, the faulted one a `NodeApiError` item with the HTTP code and the service\'s text) and without (the run stops with that `NodeApiError`; nothing after it is sent) — and once on SMS with 5 requests in flight. The sandbox\'s records decide how often each body was received and delivered. A separate run sets Rate Limit Max Wait (Seconds) to 60, so a 429 would be resent, and checks that a 5xx, a timeout and a reset are still never resent.',
 	);
 	out.push('');
 	for (const scenario of (faults.scenarios as string[] | undefined) ?? []) out.push(`- ${scenario}`);
@@ -234,7 +234,7 @@ function main(): number {
 	out.push('## 5. Load');
 	out.push('');
 	out.push(`- ${fmt(num(load.items))} SMS items in one execution (default concurrency): ${fmt(num(load.outputItems))} output items; the sandbox received ${fmt(num(load.requestsReceived))} requests and delivered ${fmt(num(load.delivered))} with ${fmt(num(load.uniqueIds))} distinct ids; every item's text received exactly once; ${fmt(num(load.outputItemsNotMatchingTheirDelivery))} output items not matching their own delivery; ${seconds(num(load.durationMs))}.`);
-	out.push(`- The same with ${fmt(num(faultyLoad.faultsInjected))} faults (500, 502, reset, 2xx error, 500 after delivery, 429) injected while the run was under way, continue-on-fail on, Rate Limit Max Wait (Seconds) 0: ${fmt(num(faultyLoad.outputItems))} output items, ${fmt(num(faultyLoad.errorItems))} error items for ${fmt(num(faultyLoad.faultsTaken))} faults taken, ${fmt(num(faultyLoad.requestsReceived))} requests received, ${fmt(num(faultyLoad.itemsReceivedMoreThanOnce))} items received more than once, ${fmt(num(faultyLoad.itemsWithWrongOutcome))} items with the wrong outcome; ${seconds(num(faultyLoad.durationMs))}.`);
+	out.push(`- The same with ${fmt(num(faultyLoad.faultsInjected))} faults (500, 502, reset, 2xx error, 500 after delivery, 429) injected while the run was under way, continue-on-fail on, Rate Limit Max Wait (Seconds) 0 (a 429 is not resent): ${fmt(num(faultyLoad.outputItems))} output items, ${fmt(num(faultyLoad.errorItems))} error items for ${fmt(num(faultyLoad.faultsTaken))} faults taken, ${fmt(num(faultyLoad.requestsReceived))} requests received, ${fmt(num(faultyLoad.itemsReceivedMoreThanOnce))} items received more than once, ${fmt(num(faultyLoad.itemsWithWrongOutcome))} items with the wrong outcome; ${seconds(num(faultyLoad.durationMs))}.`);
 	out.push('');
 
 	out.push('## Durations');
