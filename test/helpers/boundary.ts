@@ -3,7 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import type { TlsMaterial } from '../../sandbox/tls';
 
 import type { HostileAnswer, HostileRequest, HostileService } from './hostileService';
-import { startHostileService } from './hostileService';
+import { redirectAnswer, startHostileService, streamedAnswer } from './hostileService';
 import type { RunNodeResult } from './engine';
 
 /**
@@ -222,4 +222,51 @@ export function useHostileService({ insecure = false, tls }: { insecure?: boolea
 		await service?.stop();
 	});
 	return used;
+}
+
+/**
+ * The boundary rules that hold whatever the credential's switches allow: a redirect is not
+ * followed (its target sees no connection, the key goes nowhere else), an answer past 1 MiB is
+ * abandoned, and a service that never answers fails within the Timeout. `send` makes one SMS
+ * send to a Base URL with the switch under test on and the key SPECIAL_KEY.
+ */
+export function boundaryHolds(
+	service: UsedService,
+	target: UsedService,
+	send: (baseUrl: string, timeout?: number) => Promise<RunNodeResult>,
+): void {
+	test('a redirect is not followed: the target sees no connection, the key goes nowhere else', async () => {
+		service.answer = () => redirectAnswer(307, `${target.url}/v1/sms/notification?token=abc`);
+		const result = await send(service.url);
+
+		expect({
+			error: result.error?.name,
+			httpCode: result.error?.httpCode,
+			requests: service.requests.length,
+			targetConnections: target.connections(),
+		}).toEqual({ error: 'NodeApiError', httpCode: '307', requests: 1, targetConnections: 0 });
+		expect(errorText(result).description).toContain(`${target.url}/v1/sms/notification`);
+		expect(errorText(result).description).not.toContain('token=abc');
+		expectNotReportedSent(result, false);
+		expectNoKey(result, SPECIAL_KEY);
+	});
+
+	test('an answer past 1 MiB is abandoned: an error, never a success', async () => {
+		service.answer = () => streamedAnswer('{"message":"success","data":{"id":"big","marker":"BIG-ANSWER-MARKER"}', 8 * 1024 * 1024, '}');
+		const result = await send(service.url);
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(errorText(result).message).toContain('1 MiB');
+		expect(JSON.stringify([result.output, errorText(result)])).not.toContain('BIG-ANSWER-MARKER');
+		expect(service.requests).toHaveLength(1);
+	});
+
+	test('a service that never answers fails as a timeout (the Timeout option bounds the exchange)', async () => {
+		service.answer = () => 'hang';
+		const result = await send(service.url, 500);
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(errorText(result).message).toBe('The service did not answer within 500 ms');
+		expectNotReportedSent(result, false);
+	});
 }

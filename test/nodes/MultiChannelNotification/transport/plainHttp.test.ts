@@ -10,6 +10,7 @@
  *   within the Timeout, and the key appears in nothing the node shows.
  */
 import {
+	boundaryHolds,
 	errorText,
 	expectNoKey,
 	expectNotReportedSent,
@@ -20,7 +21,6 @@ import {
 } from '../../../helpers/boundary';
 import type { RunNodeResult } from '../../../helpers/engine';
 import { runNode } from '../../../helpers/engine';
-import { redirectAnswer, streamedAnswer } from '../../../helpers/hostileService';
 import { useSandbox } from '../../../helpers/sandbox';
 
 const sandbox = useSandbox({ plainHttp: true });
@@ -103,38 +103,5 @@ describe('Allow Plain HTTP on', () => {
 		expect(http.connections()).toBe(0);
 	});
 
-	test('a redirect is not followed: the target sees no connection, the key goes nowhere else', async () => {
-		http.answer = () => redirectAnswer(307, `${httpTarget.url}/v1/sms/notification?token=abc`);
-		const result = await send(http.url, { allowPlainHttp: true });
-
-		expect({
-			error: result.error?.name,
-			httpCode: result.error?.httpCode,
-			requests: http.requests.length,
-			targetConnections: httpTarget.connections(),
-		}).toEqual({ error: 'NodeApiError', httpCode: '307', requests: 1, targetConnections: 0 });
-		expect(errorText(result).description).toContain(`${httpTarget.url}/v1/sms/notification`);
-		expect(errorText(result).description).not.toContain('token=abc');
-		expectNotReportedSent(result, false);
-		expectNoKey(result, SPECIAL_KEY);
-	});
-
-	test('an answer past 1 MiB is abandoned: an error, never a success', async () => {
-		http.answer = () => streamedAnswer('{"message":"success","data":{"id":"big","marker":"BIG-HTTP-MARKER"}', 8 * 1024 * 1024, '}');
-		const result = await send(http.url, { allowPlainHttp: true });
-
-		expect(result.error?.name).toBe('NodeApiError');
-		expect(errorText(result).message).toContain('1 MiB');
-		expect(JSON.stringify([result.output, errorText(result)])).not.toContain('BIG-HTTP-MARKER');
-		expect(http.requests).toHaveLength(1);
-	});
-
-	test('a service that never answers fails as a timeout (the Timeout option bounds the exchange)', async () => {
-		http.answer = () => 'hang';
-		const result = await send(http.url, { allowPlainHttp: true, timeout: 500 });
-
-		expect(result.error?.name).toBe('NodeApiError');
-		expect(errorText(result).message).toBe('The service did not answer within 500 ms');
-		expectNotReportedSent(result, false);
-	});
+	boundaryHolds(http, httpTarget, async (baseUrl, timeout) => await send(baseUrl, { allowPlainHttp: true, timeout }));
 });
