@@ -7,7 +7,9 @@
  * problems), each in a fresh workflow, asserting what the panel shows, and its Send and Wait
  * for Response walk: the node creator's actions and Human review sections, the SMS panel with
  * Approval and Free Text, a refused number, an executed step answered on the link's page, the
- * Chat Message and Combined variants, and an AI Agent's human-review step.
+ * Chat Message and Combined variants, and an AI Agent's human-review step. Last, the credential
+ * dialog with a service on plain http: Allow Plain HTTP off fails the test naming the switch, on
+ * passes it.
  *
  *   npx tsx scripts/n8n/check-editor.ts     (after `npm run build`; needs Debian's chromium)
  *
@@ -22,7 +24,8 @@ import { selectors } from 'playwright-core';
 import type { CheckContext } from './lib/check';
 import { runCheck } from './lib/check';
 import type { Walk } from './lib/editorWalk';
-import { walkSendAndWait, walkUserPaths } from './lib/editorWalk';
+import { walkCredentialSwitches, walkSendAndWait, walkUserPaths } from './lib/editorWalk';
+import { startSandbox } from '../../sandbox/server';
 import { loadExamples, MEDIA_RECIPIENT, sandboxCredential } from './lib/examples';
 import { OWNER } from './lib/n8n';
 import { startChat } from './lib/sandbox';
@@ -105,6 +108,8 @@ class Editor {
 runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
 	mkdirSync(SCREENSHOTS, { recursive: true });
 	const examples = loadExamples();
+	// A second service, on plain http, for the credential dialog's Allow Plain HTTP.
+	const plain = await startSandbox({ port: 0, quiet: true, plainHttp: true });
 	const stack = await launch({
 		label: 'editor',
 		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
@@ -213,7 +218,9 @@ runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
 		};
 		await walkUserPaths(walk);
 		await walkSendAndWait(walk);
+		await walkCredentialSwitches(walk, plain);
 	} finally {
 		await browser?.close();
+		await plain.stop();
 	}
 });

@@ -27,14 +27,11 @@ import { launch, step } from './lib/stack';
 const TRIGGER = 'When clicking ‘Execute workflow’';
 const CREDENTIAL_TYPE = 'multiChannelNotificationApi';
 
-/** A credential whose switches are booleans, as n8n stores them. */
-type SwitchedCredential = Omit<CredentialFixture, 'data'> & { data: Record<string, string | boolean> };
-
-function credential(id: string, name: string, data: Record<string, string | boolean>): SwitchedCredential {
+function credential(id: string, name: string, data: CredentialFixture['data']): CredentialFixture {
 	return { id, name, type: CREDENTIAL_TYPE, data };
 }
 
-function smsWorkflow(id: string, { id: credentialId, name }: SwitchedCredential): ExampleWorkflow {
+function smsWorkflow(id: string, { id: credentialId, name }: CredentialFixture): ExampleWorkflow {
 	return {
 		id,
 		name: `Self-hosted: ${name}`,
@@ -56,8 +53,8 @@ function smsWorkflow(id: string, { id: credentialId, name }: SwitchedCredential)
 	};
 }
 
-async function testCredential(client: N8nClient, fixture: SwitchedCredential, change: Record<string, boolean>): Promise<{ status: string; message: string }> {
-	return await client.request('POST', '/credentials/test', { credentials: { ...fixture, data: { ...fixture.data, ...change } } });
+async function testCredential(client: N8nClient, fixture: CredentialFixture, change: Record<string, boolean>): Promise<{ status: string; message: string }> {
+	return await client.testCredential({ ...fixture, data: { ...fixture.data, ...change } });
 }
 
 async function sendOutput(client: N8nClient, workflowId: string): Promise<{ status: string; items: NodeItem[]; error?: string }> {
@@ -85,7 +82,7 @@ runCheck('self-hosted services check', async ({ expect }) => {
 		});
 		const stack = await launch({
 			label: 'self-hosted',
-			credentials: [http, insecure] as unknown as CredentialFixture[],
+			credentials: [http, insecure],
 			workflows: [smsWorkflow('selfHostedHttp01', http), smsWorkflow('selfHostedTls001', insecure)],
 		});
 		const { client } = stack;

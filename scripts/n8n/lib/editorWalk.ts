@@ -603,3 +603,61 @@ export async function walkSendAndWait(walk: Walk): Promise<void> {
 		await canvas.close();
 	});
 }
+
+/**
+ * The credential dialog as a self-hoster meets it, with a service on plain http: the two
+ * switches are there; with Allow Plain HTTP turned off, saving tests the credential and the
+ * dialog says why it failed, naming the switch (and nothing reaches the service); turned back
+ * on, the test reaches the service and passes.
+ */
+export async function walkCredentialSwitches(walk: Walk, plain: Sandbox): Promise<void> {
+	const { expect } = walk;
+	await step('credential dialog: a service on plain http and Allow Plain HTTP', async () => {
+		// Made only now: with two credentials of the type, n8n would give new nodes the newer one.
+		const credential = await walk.client.request<{ id: string }>('POST', '/credentials', {
+			name: 'Notification service (plain http)',
+			type: 'multiChannelNotificationApi',
+			data: { apiKey: plain.apiKey, baseUrl: plain.url, allowPlainHttp: true },
+		});
+		const page = await walk.context.newPage();
+		await page.goto(`${walk.url}/home/credentials/${credential.id}`, { waitUntil: 'commit' });
+		const dialog = page.getByTestId('credential-edit-dialog');
+		await dialog.waitFor({ timeout: 60_000 });
+		const allowPlainHttp = dialog.getByTestId('parameter-input-allowPlainHttp');
+		const ignoreSslIssues = dialog.getByTestId('parameter-input-ignoreSslIssues');
+		await allowPlainHttp.waitFor();
+		const switches = {
+			allowPlainHttp: (await allowPlainHttp.locator('.is-checked').count()) > 0,
+			ignoreSslIssues: (await ignoreSslIssues.locator('.is-checked').count()) > 0,
+		};
+		expect(
+			switches.allowPlainHttp && !switches.ignoreSslIssues && (await dialog.getByText('Ignore SSL Issues (Insecure)').isVisible()),
+			'the dialog has Allow Plain HTTP (on for this credential) and Ignore SSL Issues (Insecure) (off)',
+			switches,
+		);
+
+		// n8n may test the credential as the dialog opens: count from here.
+		const before = plain.requests.length;
+		await allowPlainHttp.locator('.el-switch').click();
+		await page.getByTestId('credential-save-button').click();
+		// n8n's banner: "Couldn't connect with these settings", the node's message under More details.
+		await dialog.getByText(/Couldn.t connect with these settings/).waitFor({ timeout: 60_000 });
+		await dialog.getByText('More details').click();
+		const said = dialog.getByText(/turn on Allow Plain HTTP/).first();
+		await said.waitFor();
+		expect(plain.requests.length === before, 'turned off and saved: the test fails, and More details names Allow Plain HTTP; nothing reached the service', await said.innerText());
+		await walk.screenshot(page, 'credential-plain-http-refused.png');
+
+		await allowPlainHttp.locator('.el-switch').click();
+		await page.getByTestId('credential-save-button').click();
+		await dialog.getByText('Connection tested successfully').waitFor({ timeout: 60_000 });
+		const tests = plain.requests.slice(before);
+		expect(
+			tests.length > 0 && tests.every((request) => request.headers.authorization === plain.apiKey && !request.delivered),
+			'turned back on and saved: the test reached the service over http with the key, delivered nothing, and passed',
+			tests.length,
+		);
+		await walk.screenshot(page, 'credential-plain-http-allowed.png');
+		await page.close();
+	});
+}

@@ -83,7 +83,7 @@ export interface CredentialFixture {
 	id: string;
 	name: string;
 	type: string;
-	data: Record<string, string>;
+	data: Record<string, string | boolean>;
 }
 
 /** Imports credentials (plain data; n8n encrypts it on import) and workflows with their fixed ids. */
@@ -335,12 +335,7 @@ export class N8nClient {
 	}
 
 	/** `POST /rest/credentials/test` as the editor's "Retry"/"Save" does it; returns n8n's verdict. */
-	async testCredential(credential: {
-		id: string;
-		name: string;
-		type: string;
-		data: Record<string, string>;
-	}): Promise<{ status: string; message: string }> {
+	async testCredential(credential: CredentialFixture): Promise<{ status: string; message: string }> {
 		return await this.request<{ status: string; message: string }>('POST', '/credentials/test', {
 			credentials: credential,
 		});
