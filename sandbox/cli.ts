@@ -1,5 +1,5 @@
 /**
- * Runs the sandbox as a stand-alone https server: `npx tsx sandbox/cli.ts [--port N] [--host H]
+ * Runs the sandbox as a stand-alone https server (plain http with --http): `npx tsx sandbox/cli.ts [--http] [--port N] [--host H]
  * [--key K] [--latency MS] [--rate-limit N [--limit-shape S] [--burst B] [--retry-after R]]
  * [--started +62...]... [--answer approve|decline|text:T [--answer-delay MS] [--answer-no-preview]]`
  * (also `npm run sandbox -- ...`).
@@ -30,9 +30,10 @@ const USAGE = `Usage: tsx sandbox/cli.ts [options]
                    waiting yet the moment its message is sent)
   --answer-no-preview
                    no link-preview GET of the link before the answer
+  --http           serve plain http instead of https (to try the credential's Allow Plain HTTP)
   --help           show this text
 
-It serves https only, with a throwaway CA and certificate for localhost/127.0.0.1/::1: the run's
+It serves https (unless --http), with a throwaway CA and certificate for localhost/127.0.0.1/::1: the run's
 (from $SANDBOX_TLS_DIR, under scripts/with-tls.ts) or, without one, its own, made at start and
 deleted at exit. It prints the CA's path: trust it with ${CA_ENV}=<path> for Node and n8n, or
 curl --cacert <path>.
@@ -70,15 +71,16 @@ async function main(): Promise<void> {
 	if (apiKey.length === 0) fail('--key: must not be empty');
 
 	let sandbox: Sandbox;
+	const plainHttp = values.http === true;
 	// Run standalone (not under scripts/with-tls.ts), it makes its own CA so a human can still use it.
-	const own: TlsFiles | undefined = runTlsFiles() ? undefined : makeTlsFiles();
-	const files = own ?? (runTlsFiles() as TlsFiles);
+	const own: TlsFiles | undefined = plainHttp || runTlsFiles() ? undefined : makeTlsFiles();
+	const files = plainHttp ? undefined : (own ?? (runTlsFiles() as TlsFiles));
 	const removeOwn = () => {
 		if (own) removeTlsFiles(own);
 	};
 	try {
 		sandbox = await startSandbox({
-			tls: { key: readFileSync(files.key), cert: readFileSync(files.cert), ca: readFileSync(files.ca) },
+			...(files ? { tls: { key: readFileSync(files.key), cert: readFileSync(files.cert), ca: readFileSync(files.ca) } } : { plainHttp: true }),
 			port,
 			host: values.host ?? '127.0.0.1',
 			apiKey,
@@ -101,8 +103,10 @@ async function main(): Promise<void> {
 			`API key: ${sandbox.apiKey}\n` +
 			(rateLimit ? `Rate limit: ${JSON.stringify(rateLimit)}\n` : '') +
 			(answerLinks ? `Answer links: ${JSON.stringify(answerLinks)}\n` : '') +
-			`CA certificate: ${files.ca}${own ? ' (made for this run, deleted when the sandbox stops)' : ''}\n` +
-			`  trust it with ${CA_ENV}=${files.ca} (Node, n8n) or curl --cacert ${files.ca}\n` +
+			(files
+				? `CA certificate: ${files.ca}${own ? ' (made for this run, deleted when the sandbox stops)' : ''}\n` +
+					`  trust it with ${CA_ENV}=${files.ca} (Node, n8n) or curl --cacert ${files.ca}\n`
+				: 'Plain http: the API key crosses the network in clear. In n8n, turn on Allow Plain HTTP in the credential.\n') +
 			`Control (no auth): GET ${CONTROL_PREFIX}requests, GET ${CONTROL_PREFIX}stats, ` +
 			`POST ${CONTROL_PREFIX}reset, POST ${CONTROL_PREFIX}conversations {"phone_number"}, ` +
 			`POST ${CONTROL_PREFIX}faults {Fault|Fault[]}, POST ${CONTROL_PREFIX}latency {"ms"}, ` +
@@ -185,6 +189,7 @@ function parseCli() {
 			answer: { type: 'string' },
 			'answer-delay': { type: 'string' },
 			'answer-no-preview': { type: 'boolean' },
+			http: { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
 		},
 		strict: true,

@@ -941,6 +941,25 @@ describe('cli', () => {
 		}
 	});
 
+	it('--http serves plain http, says the key crosses in clear, and makes no CA', async () => {
+		const cli = runCli(['--http', '--port', '0', '--key', 'cli-key']);
+		try {
+			const [, url] = await waitFor(cli.output, /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/);
+			expect(cli.output()).toContain('turn on Allow Plain HTTP');
+			expect(cli.output()).not.toContain('CA certificate');
+			const response = await fetch(`${url}${SMS_PATH}`, {
+				method: 'POST',
+				headers: { Authorization: 'cli-key', 'Content-Type': 'application/json' },
+				body: JSON.stringify({ phone_number: '+6281234567890', message: 'hello' }),
+			});
+			expect(response.status).toBe(200);
+			cli.child.kill('SIGTERM');
+			expect(await cli.exited).toBe(0);
+		} finally {
+			if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+		}
+	});
+
 	it('exits 2 on an unknown flag', async () => {
 		const cli = runCli(['--prot', '80']);
 		expect(await cli.exited).toBe(2);
