@@ -1,5 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
+import type { Sandbox } from '../../sandbox/server';
 import type { TlsMaterial } from '../../sandbox/tls';
 
 import type { HostileAnswer, HostileRequest, HostileService } from './hostileService';
@@ -269,4 +270,15 @@ export function boundaryHolds(
 		expect(errorText(result).message).toBe('The service did not answer within 500 ms');
 		expectNotReportedSent(result, false);
 	});
+}
+
+/** One SMS send went through: its output item, and the exact request the service delivered, with the key. */
+export function expectDeliveredSms(result: RunNodeResult, service: Sandbox): void {
+	expect(result.error).toBeUndefined();
+	expect(result.output).toEqual([{ json: expect.objectContaining({ message: 'success' }), pairedItem: { item: 0 } }]);
+	expect(service.requests).toHaveLength(1);
+	const [request] = service.requests;
+	expect(request).toMatchObject({ method: 'POST', path: '/v1/sms/notification', status: 200, delivered: true });
+	expect(request.body).toEqual({ phone_number: '+6281234567890', message: SMS_TEXT });
+	expect(request.headers.authorization).toBe(service.apiKey);
 }

@@ -15,9 +15,9 @@
 import {
 	boundaryHolds,
 	errorText,
+	expectDeliveredSms,
 	expectNoKey,
 	expectNotReportedSent,
-	SMS_TEXT,
 	SPECIAL_KEY,
 	smsParameters,
 	useHostileService,
@@ -66,13 +66,7 @@ describe('Ignore SSL Issues on', () => {
 	test('the untrusted certificate is accepted: the exact request is delivered with the key', async () => {
 		const result = await send(untrusted().url, untrusted().apiKey, { ignoreSslIssues: true });
 
-		expect(result.error).toBeUndefined();
-		expect(result.output).toEqual([{ json: expect.objectContaining({ message: 'success' }), pairedItem: { item: 0 } }]);
-		expect(untrusted().requests).toHaveLength(1);
-		const [request] = untrusted().requests;
-		expect(request).toMatchObject({ method: 'POST', path: '/v1/sms/notification', status: 200, delivered: true });
-		expect(request.body).toEqual({ phone_number: '+6281234567890', message: SMS_TEXT });
-		expect(request.headers.authorization).toBe(untrusted().apiKey);
+		expectDeliveredSms(result, untrusted());
 	});
 
 	test('a trusted certificate still works', async () => {

@@ -12,9 +12,9 @@
 import {
 	boundaryHolds,
 	errorText,
+	expectDeliveredSms,
 	expectNoKey,
 	expectNotReportedSent,
-	SMS_TEXT,
 	SPECIAL_KEY,
 	smsParameters,
 	useHostileService,
@@ -75,13 +75,7 @@ describe('Allow Plain HTTP on', () => {
 	test('a send is delivered over http: the exact request, the key as Authorization, the output item', async () => {
 		const result = await send(sandbox().url, { allowPlainHttp: true, apiKey: sandbox().apiKey });
 
-		expect(result.error).toBeUndefined();
-		expect(result.output).toEqual([{ json: expect.objectContaining({ message: 'success' }), pairedItem: { item: 0 } }]);
-		expect(sandbox().requests).toHaveLength(1);
-		const [request] = sandbox().requests;
-		expect(request).toMatchObject({ method: 'POST', path: '/v1/sms/notification', status: 200, delivered: true });
-		expect(request.body).toEqual({ phone_number: '+6281234567890', message: SMS_TEXT });
-		expect(request.headers.authorization).toBe(sandbox().apiKey);
+		expectDeliveredSms(result, sandbox());
 	});
 
 	test('Dry Run outputs the http request and sends nothing', async () => {
