@@ -1,41 +1,33 @@
-/** Number and table formatting shared by the bench's report modules (report.ts, reportLimits.ts). */
+/** Number, table and goal formatting shared by the bench's report modules (report.ts, reportLimits.ts). */
 
-export function int(value: number): string {
-	return Math.round(value).toLocaleString('en-US');
-}
-
-export function ratio(value: number | undefined): string {
-	return value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(2)}×`;
-}
-
-export function us(value: number): string {
-	return value.toFixed(1);
-}
-
-export function secs(value: number | undefined): string {
-	return value === undefined ? '—' : `${value.toFixed(2)} s`;
-}
+export const int = (value: number) => Math.round(value).toLocaleString('en-US');
+export const ratio = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(2)}×`);
+export const secs = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(2)} s`);
+/** A table cell for a leg that gave no figures: the first line of its problem. */
+export const failed = (problem: string | undefined) => `failed: ${(problem ?? 'no result').split('\n')[0]}`;
 
 export function table(header: string[], rows: string[][]): string {
-	const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`];
-	for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
-	return lines.join('\n');
+	return [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
 }
 
-export interface Verdict {
-	target: string;
-	measured: string;
+/** One of the package's own goals, checked against this run; `met` undefined: not measured. */
+export interface Goal {
+	goal: string;
+	run: string;
 	met: boolean | undefined;
-	detail: string;
+	/** How far from the target, e.g. "10 % to spare". */
+	margin?: string;
 }
 
-export type PacingVerdict = Verdict;
-
-export function verdictText(met: boolean | undefined): string {
-	return met === undefined ? 'not measured' : met ? '**met**' : '**missed**';
-}
-
-export function shortfall(value: number, target: number): string {
+/** Whether `value` meets `target` (at least it, or with `atMost` at most it), and by how much. */
+export function against(value: number | undefined, target: number, atMost = false): Pick<Goal, 'met' | 'margin'> {
+	if (value === undefined || Number.isNaN(value)) return { met: undefined };
+	const met = atMost ? value <= target : value >= target;
 	const percent = Math.abs(value / target - 1) * 100;
-	return `${percent.toFixed(percent < 1 ? 2 : 1)} % ${value >= target ? 'above' : 'below'} the target`;
+	return { met, margin: Number.isFinite(value) ? `${percent.toFixed(percent < 10 ? 1 : 0)} % ${met ? 'to spare' : atMost ? 'over' : 'short'}` : undefined };
+}
+
+export function goalTable(goals: Goal[]): string {
+	const verdict = ({ met, margin }: Goal) => (met === undefined ? 'not measured' : `**${met ? 'met' : 'missed'}**${margin ? ` (${margin})` : ''}`);
+	return table(['Goal', 'This run', 'Verdict'], goals.map((goal) => [goal.goal, goal.run, verdict(goal)]));
 }

@@ -290,7 +290,7 @@ function writeBenchmarks(markdown: string, saved: Saved): void {
 	const { measured } = saved;
 	rmSync(join(REPO_ROOT, 'docs', 'images', 'bench'), { recursive: true, force: true });
 	mkdirSync(join(REPO_ROOT, 'docs', 'images', 'bench'), { recursive: true });
-	for (const chart of chartsOf(saved.results, saved.bursts ?? [])) writeFileSync(join(REPO_ROOT, chart.file), chart.svg);
+	for (const chart of chartsOf(saved.results, saved.bursts ?? [], saved.facts)) writeFileSync(join(REPO_ROOT, chart.file), chart.svg);
 	const file = join(REPO_ROOT, 'BENCHMARKS.md');
 	const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
 	const kept = old.includes(KEPT_MARKER) ? old.slice(old.indexOf(KEPT_MARKER)) : '';
@@ -329,6 +329,7 @@ async function main(): Promise<void> {
 		loadDuring: [],
 		commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain']) === '' ? '' : ' (with uncommitted changes)'}`,
 		packageVersion: versionOf(join(REPO_ROOT, 'package.json')),
+		n8n: N8N_VERSION,
 		n8nCore: versionOf(join(REPO_ROOT, 'node_modules', 'n8n-core', 'package.json')),
 		n8nWorkflow: versionOf(join(REPO_ROOT, 'node_modules', 'n8n-workflow', 'package.json')),
 		n8nNodesBase: versionOf(join(N8N_NODE_MODULES, 'n8n-nodes-base', 'package.json')),
