@@ -6,17 +6,18 @@
  * Concurrency 1 (a diagnostic: no window shared between executions, the rate and pauses still
  * are) and Webhook → n8n's HTTP Request node (the same body; Retry On Fail on, 5 tries 1 s apart). For each in turn,
  * `events` POSTs go to the production webhook at once, one item each, while the https sandbox (in
- * this process) admits `perSecond` a second (fixed window) with `latencyMs` latency and a
- * Retry-After. The webhooks answer when their execution is over (responseMode lastNode). In queue
- * mode n8n runs on Postgres and Redis with `workers` workers (`--concurrency`), which run the
- * executions; each worker process keeps its own pace of the service.
+ * this process) admits `perSecond` a second (by the spec's limiter shape; no limit when unset) with
+ * `latencyMs` latency and a Retry-After. The webhooks answer when their execution is over
+ * (responseMode lastNode). In queue mode n8n runs on Postgres and Redis with `workers` workers
+ * (`--concurrency`, or n8n's default), which run the executions; each worker process keeps its own
+ * pace of the service, and each message names the process that sent it (MCN_BENCH_SENDER).
  *
  * Receives a BurstSpec, reports `{ type: 'burst', results }` with what the sandbox saw.
  */
 import { loadavg } from 'node:os';
 
 import type { BurstResult, BurstSpec } from './common';
-import { API_KEY, httpNodeParameters, inputItems, nodeParameters, receiveInput, report, timelineOf } from './common';
+import { API_KEY, httpNodeParameters, inputItems, nodeParameters, receiveInput, report, senderOf, timelineOf } from './common';
 import { burstWorkflows, headerAuthCredential, SECOND_CREDENTIAL, WEBHOOK_PATHS } from './burstWorkflows';
 import { sandboxCredential } from '../n8n/lib/examples';
 import { startN8n } from '../n8n/lib/n8n';
@@ -48,6 +49,8 @@ async function burst(spec: BurstSpec, client: Client, webhook: string, sandbox: 
 	const delivered = requests.filter((request) => request.delivered);
 	const bodies = new Set(delivered.map((request) => request.rawBody));
 	const times = delivered.map((request) => request.receivedAt);
+	const senders: Record<string, typeof requests> = {};
+	for (const request of requests) (senders[senderOf(request.rawBody) ?? '?'] ??= []).push(request);
 	const webhookStatuses: Record<string, number> = {};
 	for (const status of statuses) webhookStatuses[String(status)] = (webhookStatuses[String(status)] ?? 0) + 1;
 	return {
@@ -62,6 +65,7 @@ async function burst(spec: BurstSpec, client: Client, webhook: string, sandbox: 
 		startToLastMs: times.length ? Math.max(...times) - started : 0,
 		allAnsweredMs,
 		timeline: timelineOf(requests),
+		senders: Object.fromEntries(Object.entries(senders).map(([name, sent]) => [name, timelineOf(sent)])),
 		load,
 	};
 }
@@ -72,7 +76,7 @@ async function main(): Promise<void> {
 		port: 0,
 		apiKey: API_KEY,
 		latencyMs: spec.latencyMs,
-		rateLimit: { perSecond: spec.perSecond, shape: 'fixedWindow', retryAfter: spec.retryAfter },
+		rateLimit: spec.perSecond === undefined ? undefined : { perSecond: spec.perSecond, shape: spec.shape ?? 'fixedWindow', burst: spec.bucket, retryAfter: spec.retryAfter },
 	});
 	installCleanup(async () => await sandbox.stop());
 	const workflows = burstWorkflows({
@@ -80,11 +84,12 @@ async function main(): Promise<void> {
 		nodePinned: nodeParameters(1, '$json.body'),
 		httpNode: httpNodeParameters(sandbox.url, false, '$json.body'),
 	});
-	// Queue mode: Postgres and Redis (scripts/n8n/lib/queue.ts), then main + workers.
-	const queueEnv = spec.mode === 'queue' ? await startQueue() : {};
+	// Queue mode: Postgres and Redis (scripts/n8n/lib/queue.ts), then main + workers. Every process
+	// may read MCN_BENCH_SENDER in an expression (n8n blocks env access in expressions by default).
+	const queueEnv = { ...(spec.mode === 'queue' ? await startQueue() : {}), N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false' };
 	const stack = await launch({
 		label: `bench-burst-${spec.mode}`,
-		extraEnv: queueEnv,
+		extraEnv: { ...queueEnv, MCN_BENCH_SENDER: 'main' },
 		credentials: [
 			sandboxCredential(sandbox.url, API_KEY),
 			{ ...sandboxCredential(sandbox.url, API_KEY), ...SECOND_CREDENTIAL },
@@ -93,10 +98,16 @@ async function main(): Promise<void> {
 		workflows: workflows.map((entry) => entry.workflow),
 	});
 	for (let index = 1; index <= (spec.mode === 'queue' ? (spec.workers ?? 2) : 0); index++) {
-		const concurrency = spec.workerConcurrency ?? 50;
-		await step(`start n8n worker ${index} (concurrency ${concurrency})`, async () =>
+		const concurrency = spec.workerConcurrency;
+		await step(`start n8n worker ${index} (concurrency ${concurrency ?? "n8n's default"})`, async () =>
 			// Each worker gets its own task-broker and health-check port (startN8n).
-			await startN8n({ userFolder: stack.userFolder, command: 'worker', name: `n8n worker ${index}`, args: [`--concurrency=${concurrency}`], extraEnv: queueEnv }),
+			await startN8n({
+				userFolder: stack.userFolder,
+				command: 'worker',
+				name: `n8n worker ${index}`,
+				args: concurrency === undefined ? [] : [`--concurrency=${concurrency}`],
+				extraEnv: { ...queueEnv, MCN_BENCH_SENDER: `worker ${index}` },
+			}),
 		);
 	}
 	const results: BurstResult[] = [];

@@ -57,10 +57,14 @@ export interface ServiceSpec {
 export interface BurstSpec {
 	mode: 'regular' | 'queue';
 	events: number;
-	perSecond: number;
+	/** The service's limit, requests a second; undefined: no limit (what n8n alone costs). */
+	perSecond?: number;
+	/** How the sandbox keeps the limit (default a fixed window); `bucket`: a token bucket's size. */
+	shape?: LimiterShape;
+	bucket?: number;
 	latencyMs: number;
 	retryAfter: RetryAfterStyle;
-	/** queue mode: workers and each one's --concurrency. */
+	/** Queue mode: how many workers, and each one's --concurrency (undefined: n8n's default, no flag). */
 	workers?: number;
 	workerConcurrency?: number;
 }
@@ -90,6 +94,8 @@ export interface BurstResult {
 	/** From the first webhook POST until every webhook call was answered. */
 	allAnsweredMs: number;
 	timeline: SecondCount[];
+	/** Queue mode: each n8n process's own timeline (which sent a request: see messageExpression). */
+	senders?: Record<string, SecondCount[]>;
 	/** Load average (1 min) just before the burst. */
 	load: number;
 	problem?: string;
@@ -234,7 +240,18 @@ export function inputItems(count: number): IDataObject[] {
  */
 export type ItemFields = '$json' | '$json.body';
 
-const messageExpression = (from: ItemFields) => `=Kode verifikasi Anda: {{ ${from}.code }}. Jangan berikan kode ini kepada siapa pun.`;
+/**
+ * The SMS text. A webhook call's message (burst legs) ends with the n8n process that sent it, from
+ * that process's MCN_BENCH_SENDER (burst.ts sets it per main and worker), so the sandbox can count
+ * each worker's requests.
+ */
+const messageExpression = (from: ItemFields) =>
+	`=Kode verifikasi Anda: {{ ${from}.code }}. Jangan berikan kode ini kepada siapa pun.${from === '$json.body' ? ' [{{ $env.MCN_BENCH_SENDER }}]' : ''}`;
+
+/** The sending n8n process named at the end of a burst message, if any. */
+export function senderOf(rawBody: string): string | undefined {
+	return /\[([\w -]+)\]"/.exec(rawBody)?.[1];
+}
 
 /** Our node: SMS → Send SMS, fields from the item by expression, the Options given. */
 export function nodeParameters(concurrency: number | undefined, from: ItemFields = '$json'): INodeParameters {

@@ -52,10 +52,20 @@ const CONCURRENCIES = [1, 5, 10, 20];
 /** The pacing legs' item count. */
 const PACING_ITEMS = 2000;
 const SANDBOX_ALONE = [50, 200];
-/** The burst legs (burst.ts): one-item executions through real n8n's production webhooks. */
+/**
+ * The burst legs (burst.ts): 300 one-item executions at once through real n8n's production
+ * webhooks, against 20/s. One process on a fixed window; queue mode (Postgres + Redis) in each
+ * worker set-up against each limiter shape (the token bucket holding 2), and against no limit,
+ * which shows what n8n's queue costs by itself.
+ */
+const BURST = { events: 300, latencyMs: 50, retryAfter: 'seconds' } as const;
+const QUEUE_SETUPS = [{ workers: 2, workerConcurrency: 50 }, { workers: 2 }, { workers: 2, workerConcurrency: 5 }, { workers: 4 }];
 const BURSTS: BurstSpec[] = [
-	{ mode: 'regular', events: 300, perSecond: 20, latencyMs: 50, retryAfter: 'seconds' },
-	{ mode: 'queue', events: 300, perSecond: 20, latencyMs: 50, retryAfter: 'seconds', workers: 2, workerConcurrency: 50 },
+	{ mode: 'regular', ...BURST, perSecond: 20 },
+	...QUEUE_SETUPS.flatMap((setup) => [
+		...LIMITER_SHAPES.map((shape): BurstSpec => ({ mode: 'queue', ...BURST, ...setup, perSecond: 20, shape, bucket: shape === 'tokenBucket' ? 2 : undefined })),
+		{ mode: 'queue' as const, ...BURST, ...setup },
+	]),
 ];
 /** `--quick`: a smoke run (a tenth of the items, one run each) that writes only .cache/bench/. */
 const QUICK = process.argv.includes('--quick');
@@ -210,7 +220,9 @@ function describe(leg: Plan): string {
 }
 
 function describeBurst(spec: BurstSpec): string {
-	return `burst ${spec.mode}: ${spec.events} webhook executions · ${spec.perSecond}/s fixed window, latency ${spec.latencyMs} ms`;
+	const workers = spec.mode === 'queue' ? ` × ${spec.workers} workers at concurrency ${spec.workerConcurrency ?? 'default'}` : '';
+	const limit = spec.perSecond === undefined ? 'no limit' : `${spec.perSecond}/s ${spec.shape ?? 'fixedWindow'}${spec.bucket ? ` of ${spec.bucket}` : ''}`;
+	return `burst ${spec.mode}${workers}: ${spec.events} webhook executions · ${limit}, latency ${spec.latencyMs} ms`;
 }
 
 async function runBursts(specs: BurstSpec[], facts: Facts): Promise<BurstResult[]> {
