@@ -40,10 +40,7 @@ runCheck('credential check', async ({ sandbox, expect }) => {
 	});
 
 	await step('plain http to another machine', async () => {
-		const verdict = await stack.client.testCredential({
-			...credential,
-			data: { ...credential.data, baseUrl: 'http://notification.example.com' },
-		});
+		const verdict = await stack.client.testCredential({ ...credential, data: { ...credential.data, baseUrl: 'http://notification.example.com' } });
 		expect(verdict.status === 'Error' && /https/.test(verdict.message), `non-loopback http:// Base URL → Error ("${verdict.message}")`, verdict);
 	});
 });

@@ -1,226 +1,139 @@
 /**
- * Browser check: the node's panel in n8n's real editor, driven by Chromium (playwright-core).
- * For each operation it opens an example's node and asserts which fields show and hide, flips
- * the options that change the form (Define Components, Media Type), executes a step from the
- * panel and waits for its output, and saves screenshots for the docs. Then it walks the user
- * paths of lib/editorWalk.ts (paste template text, Dry Run, quick replies, failover, several
- * problems), each in a fresh workflow, asserting what the panel shows, and its Send and Wait
- * for Response walk: the node creator's actions and Human review sections, the SMS panel with
- * Approval and Free Text, a refused number, an executed step answered on the link's page, the
- * Chat Message and Combined variants, and an AI Agent's human-review step. Last, the credential
- * dialog with a service on plain http: Allow Plain HTTP off fails the test naming the switch, on
- * passes it.
+ * Browser check: what a new user sees in n8n's real editor, driven by Chromium (playwright-core),
+ * with screenshots for the docs. First each example's node: the fields each operation shows and
+ * hides, the options that change the form (Define Components, Media Type), a step executed from
+ * the panel. Then the walks of lib/editorWalk.ts, each in a fresh workflow: the user paths
+ * (template text, Dry Run, quick replies, failover, several problems) and Send and Wait for
+ * Response, from the node creator to the person's answer and an AI Agent's human-review step.
+ * Last, the credential dialog with a service on plain http: Allow Plain HTTP off fails the test
+ * naming the switch, on passes it.
  *
  *   npx tsx scripts/n8n/check-editor.ts     (after `npm run build`; needs Debian's chromium)
  *
  * CHROMIUM_PATH overrides /usr/bin/chromium; SCREENSHOT_DIR overrides docs/images/.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { selectors } from 'playwright-core';
-
-import type { CheckContext } from './lib/check';
+import type { Tab } from './lib/browser';
+import { Editor, inTab, isOn, newRequests } from './lib/browser';
 import { runCheck } from './lib/check';
-import type { Walk } from './lib/editorWalk';
-import { walkCredentialSwitches, walkSendAndWait, walkUserPaths } from './lib/editorWalk';
-import { startSandbox } from '../../sandbox/server';
+import { walkSendAndWait, walkUserPaths } from './lib/editorWalk';
 import { loadExamples, MEDIA_RECIPIENT, sandboxCredential } from './lib/examples';
-import { OWNER } from './lib/n8n';
+import { CREDENTIAL_TYPE } from './lib/install';
 import { startChat } from './lib/sandbox';
 import { launch, step } from './lib/stack';
-import { launchChromium, SCREENSHOTS } from './lib/browser';
+import { SMS_PATH, startSandbox } from '../../sandbox/server';
 
-
-/** Simple parameters render as `parameter-input-<name>`, fixed collections as `fixed-collection-<name>`. */
-const FIXED_COLLECTIONS = new Set(['bodyParameters', 'quickReplyButtons', 'urlButton']);
-const testId = (field: string): string =>
-	FIXED_COLLECTIONS.has(field) ? `fixed-collection-${field}` : `parameter-input-${field}`;
-
-const TEMPLATE_FIELDS = ['templateName', 'languageCode', 'componentsInputMode'];
-const TEMPLATE_COMPONENT_FIELDS = ['bodyParameters', 'headerImageUrl', 'quickReplyButtons', 'urlButton'];
-const MEDIA_FIELDS = ['mediaType', 'mediaUrl'];
-const SMS_FIELDS = ['phoneNumber', 'message'];
-const FAILOVER_SMS_FIELDS = ['smsPhoneNumber', 'smsMessage'];
-
-class Editor {
-	constructor(
-		private readonly context: BrowserContext,
-		private readonly url: string,
-		private readonly expect: CheckContext['expect'],
-	) {}
-
-	async signIn(): Promise<void> {
-		const page = await this.context.newPage();
-		await page.goto(`${this.url}/signin`, { waitUntil: 'commit' });
-		await page.locator('input[name=emailOrLdapLoginId]').fill(OWNER.email);
-		await page.locator('input[name=password]').fill(OWNER.password);
-		await page.getByTestId('form-submit-button').click();
-		await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 60_000 });
-		this.expect(true, `signed in as ${OWNER.email}`);
-		await page.close();
-	}
-
-	/** A fresh tab per node, so unsaved edits of the last one never prompt. */
-	async openNode(workflowId: string, nodeName: string): Promise<Page> {
-		const page = await this.context.newPage();
-		await page.goto(`${this.url}/workflow/${workflowId}`, { waitUntil: 'commit' });
-		await page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`).dblclick({ timeout: 60_000 });
-		await page.getByTestId('ndv').waitFor();
-		await page.getByTestId('parameter-input-resource').waitFor();
-		return page;
-	}
-
-	async fields(page: Page, label: string, shown: string[], hidden: string[]): Promise<void> {
-		for (const field of shown) await page.getByTestId(testId(field)).first().waitFor({ state: 'visible', timeout: 30_000 });
-		const wronglyShown: string[] = [];
-		for (const field of hidden) if (await page.getByTestId(testId(field)).first().isVisible()) wronglyShown.push(field);
-		const said = [shown.length > 0 ? `shows ${shown.join(', ')}` : '', hidden.length > 0 ? `hides ${hidden.join(', ')}` : ''];
-		this.expect(wronglyShown.length === 0, `${label}: ${said.filter(Boolean).join('; ')}`, { wronglyShown });
-	}
-
-	async choose(page: Page, field: string, option: string): Promise<void> {
-		await page.getByTestId(testId(field)).click();
-		await page.getByRole('option', { name: option }).first().click();
-	}
-
-	async executeStep(page: Page, outputText: string[]): Promise<void> {
-		await page.getByTestId('node-execute-button').click();
-		const output = page.getByTestId('output-panel');
-		for (const text of outputText) await output.getByText(text).first().waitFor({ timeout: 60_000 });
-	}
-
-	async screenshot(page: Page, file: string, scrollTo?: string | Locator): Promise<void> {
-		if (typeof scrollTo === 'string') await page.getByTestId(testId(scrollTo)).first().scrollIntoViewIfNeeded();
-		else if (scrollTo) await scrollTo.scrollIntoViewIfNeeded();
-		// Close the "Node executed successfully" toasts and let transitions settle, so the
-		// picture shows the panel rather than an animation.
-		for (const close of await page.locator('.el-notification__closeBtn').all()) {
-			if (await close.isVisible()) await close.click();
-		}
-		await page.waitForTimeout(800);
-		await page.screenshot({ path: join(SCREENSHOTS, file) });
-		console.log(`    screenshot ${join(SCREENSHOTS, file)}`);
-	}
-}
+const TEMPLATE = ['templateName', 'languageCode', 'componentsInputMode'];
+const COMPONENTS = ['bodyParameters', 'headerImageUrl', 'quickReplyButtons', 'urlButton'];
+const MEDIA = ['mediaType', 'mediaUrl'];
+const SMS = ['phoneNumber', 'message'];
+const FAILOVER_SMS = ['smsPhoneNumber', 'smsMessage'];
+/** Every field of the operations that send at once, in the form's order. */
+const ALL = ['from', 'to', ...TEMPLATE, ...COMPONENTS, ...MEDIA, 'caption', ...SMS, ...FAILOVER_SMS, 'componentsJson'];
+/** A whole form: these fields show and every other one of ALL is hidden. */
+const only = (...shown: string[]): [string[], string[]] => [shown, ALL.filter((name) => !shown.includes(name))];
 
 runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
-	mkdirSync(SCREENSHOTS, { recursive: true });
-	const examples = loadExamples();
 	// A second service, on plain http, for the credential dialog's Allow Plain HTTP.
 	const plain = await startSandbox({ port: 0, quiet: true, plainHttp: true });
 	const stack = await launch({
 		label: 'editor',
 		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
-		workflows: examples.map((example) => example.workflow),
+		workflows: loadExamples().map((example) => example.workflow),
 	});
 	await startChat(sandbox.url, MEDIA_RECIPIENT);
-
-	selectors.setTestIdAttribute('data-test-id');
-	let browser: Browser | undefined;
+	const editor = await step('start Chromium and sign in', async () => await Editor.start(stack, { sandbox, expect }));
 	try {
-		browser = await step('start Chromium and sign in', async () => {
-			const started = await launchChromium();
-			return started;
-		});
-		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-		context.setDefaultTimeout(30_000);
-		const editor = new Editor(context, stack.n8n.url, expect);
-		await editor.signIn();
+		const example = (name: string, workflowId: string, node: string, walk: (tab: Tab) => Promise<void>): Promise<void> =>
+			inTab(name, async () => await editor.openNode(workflowId, node), walk);
 
-		await step('Chat Message → Send Template', async () => {
-			const page = await editor.openNode('mcnExTemplate001', 'Send order update');
-			await editor.fields(
-				page,
-				'Send Template (fields mode)',
-				['from', 'to', ...TEMPLATE_FIELDS, ...TEMPLATE_COMPONENT_FIELDS],
-				[...MEDIA_FIELDS, 'caption', ...SMS_FIELDS, ...FAILOVER_SMS_FIELDS, 'componentsJson'],
-			);
-			const before = sandbox.requests.length;
-			await editor.executeStep(page, ['success']);
-			const sent = sandbox.requests.slice(before);
-			expect(
-				sent.length === 1 && (sent[0].body as { type?: string }).type === 'template' && sent[0].status === 200,
-				'"Execute step" sent the template and the output panel shows "success"',
-				sent.map((request) => request.body),
-			);
-			await editor.screenshot(page, 'editor-template-send.png', 'bodyParameters');
-			await editor.choose(page, 'componentsInputMode', 'Using JSON');
-			await editor.fields(page, 'Send Template (JSON mode)', ['componentsJson'], TEMPLATE_COMPONENT_FIELDS);
-			await editor.screenshot(page, 'editor-template-json.png', 'componentsJson');
-			await page.close();
+		await example('Chat Message → Send Template', 'mcnExTemplate001', 'Send order update', async (tab) => {
+			await tab.fields('Send Template (fields mode)', ...only('from', 'to', ...TEMPLATE, ...COMPONENTS));
+			const { sent } = await tab.execute('success');
+			const template = sent.length === 1 && (sent[0].body as { type?: string }).type === 'template' && sent[0].status === 200;
+			expect(template, '"Execute step" sent the template and the output panel shows "success"', sent.map((request) => request.body));
+			await tab.screenshot('editor-template-send.png', 'bodyParameters');
+			await tab.select('componentsInputMode', 'Using JSON');
+			await tab.fields('Send Template (JSON mode)', ['componentsJson'], COMPONENTS);
+			await tab.screenshot('editor-template-json.png', 'componentsJson');
 		});
 
-		await step('Chat Message → Send Media', async () => {
-			const page = await editor.openNode('mcnExMedia000001', 'Send image');
-			await editor.fields(
-				page,
-				'Send Media (image)',
-				['from', 'to', ...MEDIA_FIELDS, 'caption'],
-				[...TEMPLATE_FIELDS, ...TEMPLATE_COMPONENT_FIELDS, ...SMS_FIELDS, ...FAILOVER_SMS_FIELDS],
-			);
-			await editor.screenshot(page, 'editor-media-image.png');
+		await example('Chat Message → Send Media', 'mcnExMedia000001', 'Send image', async (tab) => {
+			await tab.fields('Send Media (image)', ...only('from', 'to', ...MEDIA, 'caption'));
+			await tab.screenshot('editor-media-image.png');
 			for (const type of ['Video', 'Audio', 'Document']) {
-				await editor.choose(page, 'mediaType', type);
-				await editor.fields(page, `Send Media (${type.toLowerCase()})`, MEDIA_FIELDS, ['caption']);
+				await tab.select('mediaType', type);
+				await tab.fields(`Send Media (${type.toLowerCase()})`, MEDIA, ['caption']);
 			}
-			await editor.choose(page, 'mediaType', 'Image');
-			await editor.fields(page, 'Send Media (back to image)', ['caption'], []);
-			await page.close();
+			await tab.select('mediaType', 'Image');
+			await tab.fields('Send Media (back to image)', ['caption']);
 		});
 
-		await step('SMS → Send SMS', async () => {
-			const page = await editor.openNode('mcnExBulkSms0001', 'Send reminder SMS');
-			await editor.fields(
-				page,
-				'SMS Send',
-				SMS_FIELDS,
-				['from', 'to', ...TEMPLATE_FIELDS, ...TEMPLATE_COMPONENT_FIELDS, ...MEDIA_FIELDS, 'caption', ...FAILOVER_SMS_FIELDS],
-			);
-			const before = sandbox.requests.length;
-			await editor.executeStep(page, ['success', '+62']);
-			const sent = sandbox.requests.slice(before);
-			expect(
-				sent.length === 3 && sent.every((request) => request.path === '/v1/sms/notification' && request.status === 200),
-				'"Execute step" ran the Code node and the SMS node: 3 SMS sent, the bad number shown as an error item',
-				sent.map((request) => request.body),
-			);
+		await example('SMS → Send SMS', 'mcnExBulkSms0001', 'Send reminder SMS', async (tab) => {
+			await tab.fields('SMS Send', ...only(...SMS));
+			const { output, sent } = await tab.execute('success', '+62');
+			const sms = sent.length === 3 && sent.every((request) => request.path === SMS_PATH && request.status === 200);
+			expect(sms, '"Execute step" ran the Code node and the SMS node: 3 SMS sent, the bad number shown as an error item', sent.map((request) => request.body));
 			// The JSON view shows the refused item's "error" next to the sent items' "success".
-			const output = page.getByTestId('output-panel');
 			await output.getByTestId('radio-button-json').click();
 			const refused = output.getByText('Indonesian').first();
 			await refused.scrollIntoViewIfNeeded();
 			expect(await refused.isVisible(), 'the output panel shows the refused item next to the sent ones');
-			await editor.screenshot(page, 'editor-bulk-sms-output.png');
-			await page.close();
+			await tab.screenshot('editor-bulk-sms-output.png');
 		});
 
-		await step('Combined Notification → Send with Failover', async () => {
-			const page = await editor.openNode('mcnExFailover001', 'Send code (chat, SMS failover)');
-			await editor.fields(
-				page,
-				'Send with Failover',
-				['from', 'to', ...TEMPLATE_FIELDS, ...TEMPLATE_COMPONENT_FIELDS, ...FAILOVER_SMS_FIELDS],
-				[...MEDIA_FIELDS, 'caption', ...SMS_FIELDS, 'componentsJson'],
-			);
-			await editor.screenshot(page, 'editor-failover.png', 'smsMessage');
-			await page.close();
+		await example('Combined Notification → Send with Failover', 'mcnExFailover001', 'Send code (chat, SMS failover)', async (tab) => {
+			await tab.fields('Send with Failover', ...only('from', 'to', ...TEMPLATE, ...COMPONENTS, ...FAILOVER_SMS));
+			await tab.screenshot('editor-failover.png', 'smsMessage');
 		});
 
-		const walk: Walk = {
-			context,
-			url: stack.n8n.url,
-			client: stack.client,
-			sandbox,
-			expect,
-			screenshot: async (page, file, scrollTo) => await editor.screenshot(page, file, scrollTo),
+		await walkUserPaths(editor);
+		await walkSendAndWait(editor);
+
+		// The credential dialog as a self-hoster meets it, with a service on plain http: with Allow
+		// Plain HTTP turned off, saving tests the credential and the dialog says why it failed,
+		// naming the switch (and nothing reaches the service); turned back on, the test passes.
+		const openCredential = async (): Promise<Tab> => {
+			// Made only now: with two credentials of the type, n8n would give new nodes the newer one.
+			const data = { apiKey: plain.apiKey, baseUrl: plain.url, allowPlainHttp: true };
+			const name = 'Notification service (plain http)';
+			const credential = await stack.client.request<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
+			return await editor.open(`/home/credentials/${credential.id}`);
 		};
-		await walkUserPaths(walk);
-		await walkSendAndWait(walk);
-		await walkCredentialSwitches(walk, plain);
+		await inTab('credential dialog: a service on plain http and Allow Plain HTTP', openCredential, async (tab) => {
+			const dialog = tab.page.getByTestId('credential-edit-dialog');
+			await dialog.waitFor({ timeout: 60_000 });
+			const allowPlainHttp = tab.field('allowPlainHttp');
+			await allowPlainHttp.waitFor();
+			const switches = {
+				allowPlainHttp: await isOn(allowPlainHttp),
+				ignoreSslIssues: await isOn(tab.field('ignoreSslIssues')),
+				ignoreSslIssuesLabel: await dialog.getByText('Ignore SSL Issues (Insecure)').isVisible(),
+			};
+			const what = 'the dialog has Allow Plain HTTP (on for this credential) and Ignore SSL Issues (Insecure) (off)';
+			editor.expectEqual(switches, { allowPlainHttp: true, ignoreSslIssues: false, ignoreSslIssuesLabel: true }, what);
+			// Flipping Allow Plain HTTP and saving tests the credential; the dialog then gives its verdict.
+			const flipAndSave = async (verdict: string | RegExp): Promise<void> => {
+				await allowPlainHttp.locator('.el-switch').click();
+				await tab.page.getByTestId('credential-save-button').click();
+				await dialog.getByText(verdict).waitFor({ timeout: 60_000 });
+			};
+			// n8n may test the credential as the dialog opens: count from here.
+			const tests = newRequests(plain);
+			// n8n's banner: "Couldn't connect with these settings", the node's message under More details.
+			await flipAndSave(/Couldn.t connect with these settings/);
+			await dialog.getByText('More details').click();
+			const said = dialog.getByText(/turn on Allow Plain HTTP/).first();
+			await said.waitFor();
+			expect(tests().length === 0, 'turned off and saved: the test fails, and More details names Allow Plain HTTP; nothing reached the service', await said.innerText());
+			await tab.screenshot('credential-plain-http-refused.png');
+
+			await flipAndSave('Connection tested successfully');
+			const passed = tests().length > 0 && tests().every((request) => request.headers.authorization === plain.apiKey && !request.delivered);
+			expect(passed, 'turned back on and saved: the test reached the service over http with the key, delivered nothing, and passed', tests().length);
+			await tab.screenshot('credential-plain-http-allowed.png');
+		});
 	} finally {
-		await browser?.close();
+		await editor.browser.close();
 		await plain.stop();
 	}
 });

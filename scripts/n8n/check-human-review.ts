@@ -42,25 +42,22 @@ import type { AnswerRecord } from '../../sandbox/answerLinks';
 import { answerForm, playAnswer } from '../../sandbox/answerLinks';
 import { findAnswerLink } from '../../sandbox/server';
 import { runCheck } from './lib/check';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, sandboxCredential } from './lib/examples';
+import type { ExampleWorkflow } from './lib/examples';
+import { editorFromAi, manualTrigger, packageNode, sandboxCredential, toolNode, workflowFixture } from './lib/examples';
 import { installedN8nVersion, N8N_MAJOR, N8N_VERSION, NODE_TYPE } from './lib/install';
-import type { Execution } from './lib/n8n';
-import { executionOf, statusBecomes } from './lib/n8n';
+import { FINISHED, firstJson, MANUAL_TRIGGER } from './lib/n8n';
+import { chatModelNode, standInCredential, startOpenAiStandIn } from './lib/openaiStandIn';
 import type { ScriptedCall } from './lib/openaiStandIn';
-import { startOpenAiStandIn } from './lib/openaiStandIn';
+import { requestsTo, SMS_PATH, smsOf } from './lib/sandbox';
 import { launch, step } from './lib/stack';
 
 const HITL_TYPE = `${NODE_TYPE}HitlTool`;
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
-const OPENAI_CREDENTIAL = { id: 'mcnOpenAiCred001', name: 'OpenAI account' };
-const TRIGGER = 'When clicking ‘Execute workflow’';
 const AGENT = 'AI Agent';
 const GATED = 'Send SMS';
 const REVIEW = 'Human review';
-const REVIEW_NODE_ID = 'b2000000-0000-4000-8000-000000000005';
 const REVIEWER = '+6281311112222';
 const CUSTOMER = '+6281234567890';
-const SMS_PATH = '/v1/sms/notification';
 /** A deadline against a hung run, not a speed bound: n8n shares this machine with other work. */
 const RUN_DEADLINE_MS = 240_000;
 
@@ -72,15 +69,7 @@ const gatedCall = (message: string): ScriptedCall => ({
 	tool: 'Send_SMS',
 	arguments: { toolParameters: { Phone_Number: CUSTOMER, Message: message }, hitlParameters: {} },
 });
-const script = (userText: string): ScriptedCall | undefined => {
-	if (userText.includes('[refund-approve]')) return gatedCall(APPROVED_TEXT);
-	if (userText.includes('[refund-decline]')) return gatedCall(DECLINED_TEXT);
-	return undefined;
-};
-
-/** What the editor writes when "Let the model define this parameter" is clicked. */
-const editorFromAi = (key: string): string => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, 'string') }}`;
-const notificationCredential = { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
+const CALLS = { '[refund-approve]': gatedCall(APPROVED_TEXT), '[refund-decline]': gatedCall(DECLINED_TEXT) };
 
 /**
  * The gated workflow. The review node's parameters are what a user sets in its panel: the
@@ -88,93 +77,41 @@ const notificationCredential = { multiChannelNotificationApi: { id: CREDENTIAL_I
  * approves what will really be sent) and both buttons; resource, operation and response type are
  * the HitlTool's own fixed defaults.
  */
-function gatedWorkflow(id: string, prompt: string): Record<string, unknown> {
-	return {
+function gatedWorkflow(id: string, prompt: string): ExampleWorkflow {
+	const systemMessage = 'You tell customers about refunds by SMS. A person reviews every SMS before it goes out.';
+	const agent = { name: AGENT, type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, parameters: { promptType: 'define', text: prompt, options: { systemMessage } } };
+	const gated = toolNode(GATED, { resource: 'sms', operation: 'send', phoneNumber: editorFromAi('Phone_Number'), message: editorFromAi('Message'), options: {} });
+	const review = packageNode(REVIEW, {
+		phoneNumber: REVIEWER,
+		message: '=Send this SMS to {{ $tool.parameters.Phone_Number }}? "{{ $tool.parameters.Message }}"',
+		approvalOptions: { values: { approvalType: 'double', approveLabel: 'Send it', disapproveLabel: 'Do not send' } },
+	});
+	return workflowFixture(
 		id,
-		name: `Human review check ${id}`,
-		nodes: [
-			{ id: 'b2000000-0000-4000-8000-000000000001', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'b2000000-0000-4000-8000-000000000002',
-				name: AGENT,
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: 3.1,
-				position: [220, 0],
-				parameters: {
-					promptType: 'define',
-					text: prompt,
-					options: { systemMessage: 'You tell customers about refunds by SMS. A person reviews every SMS before it goes out.' },
-				},
-			},
-			{
-				id: 'b2000000-0000-4000-8000-000000000003',
-				name: 'OpenAI Chat Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.3,
-				position: [160, 220],
-				parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4.1-mini' }, responsesApiEnabled: false, options: {} },
-				credentials: { openAiApi: OPENAI_CREDENTIAL },
-			},
-			{
-				id: 'b2000000-0000-4000-8000-000000000004',
-				name: GATED,
-				type: TOOL_TYPE,
-				typeVersion: 1,
-				position: [520, 440],
-				parameters: { resource: 'sms', operation: 'send', phoneNumber: editorFromAi('Phone_Number'), message: editorFromAi('Message'), options: {} },
-				credentials: notificationCredential,
-			},
-			{
-				id: REVIEW_NODE_ID,
-				name: REVIEW,
-				type: HITL_TYPE,
-				typeVersion: 1,
-				position: [440, 220],
-				parameters: {
-					phoneNumber: REVIEWER,
-					message: '=Send this SMS to {{ $tool.parameters.Phone_Number }}? "{{ $tool.parameters.Message }}"',
-					approvalOptions: { values: { approvalType: 'double', approveLabel: 'Send it', disapproveLabel: 'Do not send' } },
-				},
-				credentials: notificationCredential,
-			},
+		`Human review check ${id}`,
+		[manualTrigger(), agent, chatModelNode(), gated, { ...review, type: HITL_TYPE }],
+		[
+			[MANUAL_TRIGGER, AGENT],
+			['OpenAI Chat Model', AGENT, 'ai_languageModel'],
+			[GATED, REVIEW, 'ai_tool'],
+			[REVIEW, AGENT, 'ai_tool'],
 		],
-		connections: {
-			[TRIGGER]: { main: [[{ node: AGENT, type: 'main', index: 0 }]] },
-			'OpenAI Chat Model': { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] },
-			[GATED]: { ai_tool: [[{ node: REVIEW, type: 'ai_tool', index: 0 }]] },
-			[REVIEW]: { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-		active: false,
-		pinData: {},
-	};
+	);
 }
 
 const APPROVE_WORKFLOW = gatedWorkflow('mcnHumanReview01', '[refund-approve] Tell the customer +6281234567890 that the refund for order 42 is on its way.');
 const DECLINE_WORKFLOW = gatedWorkflow('mcnHumanReview02', '[refund-decline] Tell the customer +6281234567890 that the refund for order 43 is on its way.');
 
-/** The first output item of a node's last run, on its main or (for tools) ai_tool output. */
-function outputOf(execution: Execution, node: string): Record<string, unknown> | undefined {
-	const data = execution.data?.resultData.runData[node]?.at(-1)?.data as Record<string, Array<Array<{ json: Record<string, unknown> }> | null>> | undefined;
-	return data?.main?.[0]?.[0]?.json ?? data?.ai_tool?.[0]?.[0]?.json;
-}
-
 runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
-	const standIn = await step('start the OpenAI-compatible stand-in', async () => await startOpenAiStandIn(script));
-	const { client, n8n } = await launch({
+	const standIn = await step('start the OpenAI-compatible stand-in', async () => await startOpenAiStandIn(CALLS));
+	const { client } = await launch({
 		label: 'human-review',
-		credentials: [
-			sandboxCredential(sandbox.url, sandbox.apiKey),
-			{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-standin-not-a-real-key', url: standIn.baseUrl } },
-		],
+		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey), standInCredential(standIn)],
 		workflows: N8N_MAJOR < 2 ? [] : [APPROVE_WORKFLOW, DECLINE_WORKFLOW],
 	});
 
 	// (a) the node types n8n offers.
-	const types = (await (await fetch(`${n8n.url}/types/nodes.json`, { headers: { Cookie: client.sessionCookie } })).json()) as Array<{
-		name: string;
-		properties?: Array<{ name: string; default?: unknown }>;
-	}>;
+	const types = await client.types('nodes');
 	const ours = types.filter((type) => type.name.startsWith(NODE_TYPE)).map((type) => type.name);
 	const hitl = types.find((type) => type.name === HITL_TYPE);
 	if (N8N_MAJOR < 2) {
@@ -185,15 +122,10 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 		return;
 	}
 	expect(hitl !== undefined, `n8n offers the human-review tool ${HITL_TYPE}`, ours);
-	const defaultOf = (name: string): unknown => hitl?.properties?.find((property) => property.name === name)?.default;
-	expect(
-		defaultOf('resource') === 'sms' && defaultOf('operation') === 'sendAndWait' && defaultOf('responseType') === 'approval',
-		'it is fixed to SMS → Send and Wait for Response → Approval',
-		{ resource: defaultOf('resource'), operation: defaultOf('operation'), responseType: defaultOf('responseType') },
-	);
+	const fixed = Object.fromEntries(['resource', 'operation', 'responseType'].map((name) => [name, hitl?.properties?.find((property) => property.name === name)?.default]));
+	expect(isDeepStrictEqual(fixed, { resource: 'sms', operation: 'sendAndWait', responseType: 'approval' }), 'it is fixed to SMS → Send and Wait for Response → Approval', fixed);
 
-	const smsTo = (from: number, phone: string) =>
-		sandbox.requests.slice(from).filter((request) => request.path === SMS_PATH && (request.body as { phone_number?: string }).phone_number === phone);
+	const smsTo = (from: number, phone: string) => requestsTo(sandbox, SMS_PATH, from).filter((request) => smsOf(request).phone_number === phone);
 
 	/**
 	 * Runs a gated workflow until its tool call waits for review, asserts what has (and has not)
@@ -204,30 +136,29 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 	 * any call of the link with HTTP 500 (its waiting webhook reads that data), which the
 	 * sandbox's person does not retry.
 	 */
-	const reviewed = async (label: string, workflowId: string, smsText: string, answer: 'approve' | 'decline') => {
+	const reviewed = async (label: string, workflow: ExampleWorkflow, smsText: string, answer: 'approve' | 'decline') => {
 		const before = sandbox.requests.length;
 		const chatsBefore = standIn.requests.length;
 		const resultsBefore = standIn.toolResults().length;
-		const id = await step(`${label}: run the agent until its tool call waits for review`, async () => {
-			const started = await client.runWorkflow(workflowId, TRIGGER);
-			await statusBecomes(client, started, ['waiting', 'success', 'error', 'crashed', 'canceled'], RUN_DEADLINE_MS);
-			return started;
-		});
-		const waiting = await executionOf(client, id);
-		expect(waiting.status === 'waiting', `${label}: execution ${id} waits for the person`, waiting.data?.resultData.error ?? waiting.status);
+		const waiting = await step(`${label}: run the agent until its tool call waits for review`, async () =>
+			await client.execute(workflow.id, { until: ['waiting', ...FINISHED], deadlineMs: RUN_DEADLINE_MS }),
+		);
+		const { id } = waiting;
+		expect(waiting.status === 'waiting', `${label}: execution ${id} waits for the person`, waiting.data.resultData.error ?? waiting.status);
 		const reviewSms = smsTo(before, REVIEWER);
 		expect(reviewSms.length === 1 && reviewSms[0].delivered, `${label}: one SMS went to the reviewer`, sandbox.requests.slice(before).map((request) => request.body));
-		const reviewText = (reviewSms[0].body as { message: string }).message;
+		const reviewText = smsOf(reviewSms[0]).message;
 		const [question, link] = reviewText.split('\n');
 		console.log(`  (the reviewer's SMS: ${JSON.stringify(reviewText)})`);
 		expect(question === `Send this SMS to ${CUSTOMER}? "${smsText}"`, `${label}: it quotes the call the model asked for (recipient and text, from $tool.parameters)`, reviewText);
+		const reviewNode = workflow.nodes.find((node) => node.name === REVIEW)?.id;
 		expect(
-			new RegExp(`/webhook-waiting/${id}/${REVIEW_NODE_ID}(\\?|$)`).test(link ?? '') && findAnswerLink(SMS_PATH, reviewSms[0].body) === link,
+			new RegExp(`/webhook-waiting/${id}/${reviewNode}(\\?|$)`).test(link ?? '') && findAnswerLink(SMS_PATH, reviewSms[0].body) === link,
 			`${label}: then the answer link, n8n’s resume URL for this execution and the review node`,
 			reviewText,
 		);
 		expect(smsTo(before, CUSTOMER).length === 0, `${label}: while it waits the customer got nothing`);
-		expect(waiting.data?.resultData.runData[GATED] === undefined, `${label}: and n8n has no run of the gated tool`, Object.keys(waiting.data?.resultData.runData ?? {}));
+		expect(waiting.data.resultData.runData[GATED] === undefined, `${label}: and n8n has no run of the gated tool`, Object.keys(waiting.data.resultData.runData));
 		expect(standIn.requests.length - chatsBefore === 1, `${label}: the model was asked once so far (its tool call)`, standIn.requests.length - chatsBefore);
 
 		const record = await step(`${label}: the person opens the link and answers "${answer}"`, async () => {
@@ -237,32 +168,33 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 		});
 		expect(record.error === undefined && record.preview?.status === 200 && record.preview.html, `${label}: the link preview (GET) got the answer page`, record);
 		expect(record.answer?.status === 200, `${label}: the answer (POST ${record.form}) was accepted`, record.answer);
-		const finished = await step(`${label}: the execution resumes and finishes`, async () => await statusBecomes(client, id, ['success', 'error', 'crashed', 'canceled'], RUN_DEADLINE_MS));
-		expect(finished.status === 'success', `${label}: execution ${id} succeeded`, finished.data?.resultData.error ?? finished.status);
-		const review = outputOf(finished, REVIEW);
+		const finished = await step(`${label}: the execution resumes and finishes`, async () => await client.statusBecomes(id, FINISHED, RUN_DEADLINE_MS));
+		expect(finished.status === 'success', `${label}: execution ${id} succeeded`, finished.data.resultData.error ?? finished.status);
+		const review = firstJson(finished, REVIEW);
 		expect(isDeepStrictEqual(review, { data: { approved: answer === 'approve' } }), `${label}: the review node output { data: { approved: ${answer === 'approve'} } }`, review);
 		return {
 			finished,
-			ran: Object.keys(finished.data?.resultData.runData ?? {}),
+			ran: Object.keys(finished.data.resultData.runData),
+			gatedRuns: finished.data.resultData.runData[GATED]?.length,
 			sent: sandbox.requests.slice(before),
 			toCustomer: smsTo(before, CUSTOMER),
 			toolResults: standIn.toolResults().slice(resultsBefore),
 			chats: standIn.requests.slice(chatsBefore),
+			agentOutput: String(firstJson(finished, AGENT)?.output ?? ''),
 		};
 	};
 
 	// (b) approval: the gated tool runs once the person has approved.
-	const approved = await reviewed('(b) approve', APPROVE_WORKFLOW.id as string, APPROVED_TEXT, 'approve');
-	const definition = approved.chats[0]?.body.tools?.find((tool) => tool.function.name === 'Send_SMS');
+	const approved = await reviewed('(b) approve', APPROVE_WORKFLOW, APPROVED_TEXT, 'approve');
+	const definition = approved.chats[0]?.tools?.find((tool) => tool.function.name === 'Send_SMS');
 	const wrapped = definition?.function.parameters as { properties?: Record<string, { properties?: Record<string, unknown> }> } | undefined;
+	const toolParameters = wrapped?.properties?.toolParameters?.properties;
 	expect(
-		wrapped?.properties?.toolParameters?.properties?.Phone_Number !== undefined &&
-			wrapped.properties.toolParameters.properties.Message !== undefined &&
-			wrapped.properties.hitlParameters !== undefined,
+		toolParameters?.Phone_Number !== undefined && toolParameters.Message !== undefined && wrapped?.properties?.hitlParameters !== undefined,
 		'(a) the model saw the gated tool Send_SMS, its arguments under toolParameters next to hitlParameters',
 		definition,
 	);
-	expect((approved.finished.data?.resultData.runData[GATED]?.length ?? 0) === 1, '(b) after the approval the gated tool ran once', approved.ran);
+	expect(approved.gatedRuns === 1, '(b) after the approval the gated tool ran once', approved.ran);
 	expect(
 		approved.toCustomer.length === 1 &&
 			approved.toCustomer[0].status === 200 &&
@@ -276,12 +208,11 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 		'(b) the model read the gated tool’s result: the service’s "success"',
 		approved.toolResults,
 	);
-	const approvedOutput = String(outputOf(approved.finished, AGENT)?.output ?? '');
-	expect(approvedOutput.startsWith('Tool result:') && approvedOutput.includes('success'), '(b) and the agent went on to its final answer', approvedOutput);
+	expect(approved.agentOutput.startsWith('Tool result:') && approved.agentOutput.includes('success'), '(b) and the agent went on to its final answer', approved.agentOutput);
 
 	// (c) decline: the gated tool must not run, and the model hears why.
-	const declined = await reviewed('(c) decline', DECLINE_WORKFLOW.id as string, DECLINED_TEXT, 'decline');
-	expect(declined.finished.data?.resultData.runData[GATED] === undefined, '(c) the gated tool did not run', declined.ran);
+	const declined = await reviewed('(c) decline', DECLINE_WORKFLOW, DECLINED_TEXT, 'decline');
+	expect(declined.gatedRuns === undefined, '(c) the gated tool did not run', declined.ran);
 	expect(declined.toCustomer.length === 0 && declined.sent.length === 1, '(c) the customer got nothing: only the review SMS was sent', declined.sent.map((request) => request.body));
 	expect(
 		declined.toolResults.length === 1 && declined.toolResults[0].tool === 'Send_SMS' && declined.toolResults[0].content.includes(`User rejected the tool call to ${GATED}`),
@@ -290,8 +221,7 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 	);
 	console.log(`  (what the model read as the tool's result: ${declined.toolResults[0]?.content ?? 'nothing'})`);
 	expect(declined.chats.length === 2, '(c) the model was asked twice: its tool call, then its answer to the rejection', declined.chats.length);
-	const declinedOutput = String(outputOf(declined.finished, AGENT)?.output ?? '');
-	expect(declinedOutput.includes('User rejected the tool call'), '(c) the agent finished with that answer', declinedOutput);
+	expect(declined.agentOutput.includes('User rejected the tool call'), '(c) the agent finished with that answer', declined.agentOutput);
 
 	await standIn.stop();
 });

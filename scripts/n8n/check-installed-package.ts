@@ -12,14 +12,14 @@
  *   npx tsx scripts/n8n/check-installed-package.ts                        (after `npm run build`)
  *   N8N_VERSION=1.123.x npx tsx scripts/n8n/check-installed-package.ts
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { runCheck } from './lib/check';
 import { loadExamples, MEDIA_RECIPIENT, runExample, sandboxCredential } from './lib/examples';
 import { CREDENTIAL_TYPE, installedN8nVersion, makeTempDir, N8N_DIR, N8N_VERSION, NODE_TYPE, PACKAGE_NAME, REPO_ROOT } from './lib/install';
-import { startChat } from './lib/sandbox';
+import { COMBINED_PATH, requestsTo, smsOf, startChat, WA_MESSAGE_PATH } from './lib/sandbox';
 import { launch, step } from './lib/stack';
 
 /** Logs every `require('zod')` or `require('zod/…')` made from inside our installed package, with where it resolved. */
@@ -37,16 +37,6 @@ Module._resolveFilename = function (request, parent, ...rest) {
 };
 `;
 
-function findPackageJsons(dir: string, name: string, found: string[] = []): string[] {
-	for (const entry of readdirSync(dir)) {
-		const path = join(dir, entry);
-		if (!statSync(path).isDirectory()) continue;
-		if (entry === name && existsSync(join(path, 'package.json'))) found.push(path);
-		findPackageJsons(path, name, found);
-	}
-	return found;
-}
-
 const EXPECTED_TEMPLATE_BODY = {
 	from: '+6280011112222',
 	to: '+6281234567890',
@@ -56,14 +46,7 @@ const EXPECTED_TEMPLATE_BODY = {
 		language: { policy: 'deterministic', code: 'id' },
 		components: [
 			{ type: 'header', parameters: [{ type: 'image', image: { link: 'https://cdn.example.com/banners/order-shipped.jpg' } }] },
-			{
-				type: 'body',
-				parameters: [
-					{ type: 'text', text: 'Budi Santoso' },
-					{ type: 'text', text: 'INV-1042' },
-					{ type: 'text', text: 'Rp 250.000' },
-				],
-			},
+			{ type: 'body', parameters: ['Budi Santoso', 'INV-1042', 'Rp 250.000'].map((text) => ({ type: 'text', text })) },
 			{ type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'track:INV-1042' }] },
 			{ type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'help:INV-1042' }] },
 		],
@@ -87,8 +70,7 @@ runCheck(`installed-package check, n8n ${N8N_VERSION}`, async ({ sandbox, expect
 
 	await step('n8n version', async () => {
 		const version = installedN8nVersion();
-		const wanted = N8N_VERSION.endsWith('.x') ? N8N_VERSION.slice(0, -1) : N8N_VERSION;
-		expect(N8N_VERSION.endsWith('.x') ? version.startsWith(wanted) : version === wanted, `n8n ${version} is running (asked for ${N8N_VERSION})`);
+		expect(N8N_VERSION.endsWith('.x') ? version.startsWith(N8N_VERSION.slice(0, -1)) : version === N8N_VERSION, `n8n ${version} is running (asked for ${N8N_VERSION})`);
 	});
 
 	await step('package installed like a community package', async () => {
@@ -101,62 +83,39 @@ runCheck(`installed-package check, n8n ${N8N_VERSION}`, async ({ sandbox, expect
 		const nodesDir = join(stack.userFolder, '.n8n', 'nodes');
 		const modules = readdirSync(join(nodesDir, 'node_modules')).filter((entry) => !entry.startsWith('.'));
 		expect(isDeepStrictEqual(modules, [PACKAGE_NAME]), 'nothing else was installed next to it', modules);
-		expect(findPackageJsons(nodesDir, 'zod').length === 0, 'no copy of zod under .n8n/nodes');
+		const zodCopies = readdirSync(nodesDir, { recursive: true, encoding: 'utf8' }).filter((entry) => entry.split(sep).slice(-2).join('/') === 'zod/package.json');
+		expect(zodCopies.length === 0, 'no copy of zod under .n8n/nodes', zodCopies);
 		expect(!stack.userFolder.startsWith(REPO_ROOT + sep), 'the user folder is outside the repository (its node_modules cannot leak in)');
 	});
 
 	await step('node and credential types known to n8n', async () => {
-		// The editor's own type lists, served from the user folder n8n generates them into.
-		const typeList = async (file: string): Promise<Array<{ name: string }>> =>
-			(await (await fetch(`${stack.n8n.url}/types/${file}`, { headers: { Cookie: stack.client.sessionCookie } })).json()) as Array<{
-				name: string;
-			}>;
-		const nodeTypes = await typeList('nodes.json');
-		const ours = nodeTypes.filter((type) => type.name.includes('multiChannelNotification'));
-		const names = ours.map((type) => type.name).sort();
+		const names = (await stack.client.types('nodes')).map((type) => type.name).filter((name) => name.includes('multiChannelNotification')).sort();
 		// n8n 2.x also makes a human-review tool of every node with a Send and Wait operation.
 		const expected = [NODE_TYPE, ...(N8N_VERSION.startsWith('1.') ? [] : [`${NODE_TYPE}HitlTool`]), `${NODE_TYPE}Tool`];
-		expect(
-			isDeepStrictEqual(names, expected),
-			`the editor lists the node as ${NODE_TYPE} (and, being usable as a tool, ${expected.slice(1).join(' and ')})`,
-			names,
-		);
-		const credentialTypes = await typeList('credentials.json');
+		expect(isDeepStrictEqual(names, expected), `the editor lists the node as ${NODE_TYPE} (and, being usable as a tool, ${expected.slice(1).join(' and ')})`, names);
+		const credentialTypes = await stack.client.types('credentials');
 		expect(credentialTypes.some((type) => type.name === CREDENTIAL_TYPE), `n8n knows the credential type ${CREDENTIAL_TYPE}`);
 	});
 
 	await startChat(sandbox.url, MEDIA_RECIPIENT);
-	const results = await step('run every example through the installed package', async () => {
-		const all = [];
-		for (const example of examples) all.push(await runExample(stack.client, example));
-		return all;
-	});
-	for (const result of results) {
-		expect(result.passed, `${result.example.file}: ${result.rows.filter((row) => row.ok).length} sent, ${result.example.expectedErrors} refused as expected`, result.problem ?? result.rows);
+	for (const example of examples) {
+		const result = await step(`run ${example.file} through the installed package`, async () => await runExample(stack.client, example));
+		expect(result.passed, `${example.file}: ${result.rows.filter((row) => row.ok).length} sent, ${example.expectedErrors} refused as expected`, result.problem ?? result.rows);
 	}
 
 	await step('what the sandbox received', async () => {
-		const templates = sandbox.requests.filter(
-			(request) => request.path === '/v1/wa/message' && (request.body as { type?: string }).type === 'template',
-		);
+		const templates = requestsTo(sandbox, WA_MESSAGE_PATH).filter((request) => (request.body as { type?: string }).type === 'template');
 		expect(templates.length === 1, 'one template request');
 		expect(isDeepStrictEqual(templates[0].body, EXPECTED_TEMPLATE_BODY), 'the template request body is exactly the expected one', templates[0].body);
 		expect(templates[0].headers.authorization === sandbox.apiKey, 'Authorization header is the API key itself');
-		const media = sandbox.requests.filter((request) => request.path === '/v1/wa/message' && request !== templates[0]);
+		const media = requestsTo(sandbox, WA_MESSAGE_PATH).filter((request) => request !== templates[0]);
 		expect(
 			isDeepStrictEqual(media.map((request) => (request.body as { type: string }).type).sort(), ['audio', 'document', 'image', 'video']),
 			'one media request of each type',
 		);
-		const sms = sandbox.requests.filter((request) => request.path === '/v1/sms/notification');
-		expect(
-			isDeepStrictEqual(sms.map((request) => (request.body as { phone_number: string }).phone_number).sort(), [
-				'+6281234567890',
-				'+6281298765432',
-				'+6285711223344',
-			]),
-			'three SMS sent; the non-+62 number never reached the service',
-		);
-		const combined = sandbox.requests.filter((request) => request.path === '/v1/combined/notification/failover');
+		const sms = requestsTo(sandbox).map((request) => smsOf(request).phone_number).sort();
+		expect(isDeepStrictEqual(sms, ['+6281234567890', '+6281298765432', '+6285711223344']), 'three SMS sent; the non-+62 number never reached the service');
+		const combined = requestsTo(sandbox, COMBINED_PATH);
 		expect(combined.length === 1 && combined[0].status === 200, 'one combined failover request, accepted');
 	});
 

@@ -20,81 +20,43 @@
  *   npx tsx scripts/n8n/check-send-and-wait.ts     (after `npm run build`)
  */
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 
 import { launchChromium, SCREENSHOTS } from './lib/browser';
 import { runCheck } from './lib/check';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, readExampleWorkflow, sandboxCredential } from './lib/examples';
+import { manualTrigger, noOp, packageNode, readExampleWorkflow, sandboxCredential, workflowFixture } from './lib/examples';
 import { N8N_VERSION, NODE_TYPE } from './lib/install';
-import { executionOf, statusBecomes } from './lib/n8n';
+import { FINISHED, firstJson, postForm } from './lib/n8n';
+import { requestsTo, smsOf } from './lib/sandbox';
 import { launch, step } from './lib/stack';
 
-const WORKFLOW_ID = 'mcnSendAndWait01';
-const TRIGGER = 'When clicking ‘Execute workflow’';
 const EXAMPLE = readExampleWorkflow('approve-refund-sms.json');
 const QUESTION = 'Approve the refund of Rp 150.000 for order 42? <b>not bold</b>';
-
-const workflow = {
-	id: WORKFLOW_ID,
-	name: 'Send and Wait check',
-	nodes: [
-		{ id: 'a1000000-0000-4000-8000-000000000001', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'a1000000-0000-4000-8000-000000000002',
-			name: 'Ask',
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [220, 0],
-			parameters: {
-				resource: 'sms',
-				operation: 'sendAndWait',
-				phoneNumber: '+6281234567890',
-				message: QUESTION,
-				responseType: 'approval',
-				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Refund', disapproveLabel: 'Keep' } },
-			},
-			credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-		},
-		{ id: 'a1000000-0000-4000-8000-000000000003', name: 'After', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0], parameters: {} },
-	],
-	connections: {
-		[TRIGGER]: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-		Ask: { main: [[{ node: 'After', type: 'main', index: 0 }]] },
-	},
-	settings: { executionOrder: 'v1' },
-	active: false,
-	pinData: {},
+const ASK = {
+	resource: 'sms',
+	operation: 'sendAndWait',
+	phoneNumber: '+6281234567890',
+	message: QUESTION,
+	responseType: 'approval',
+	approvalOptions: { values: { approvalType: 'double', approveLabel: 'Refund', disapproveLabel: 'Keep' } },
 };
-
+const WORKFLOW = workflowFixture('mcnSendAndWait01', 'Send and Wait check', [manualTrigger(), packageNode('Ask', ASK), noOp()]);
 /** The same workflow, waiting at most 3 seconds (0.05 minutes) for an answer that never comes. */
-const TIMEOUT_WORKFLOW_ID = 'mcnSendAndWait02';
-const timeoutWorkflow = {
-	...workflow,
-	id: TIMEOUT_WORKFLOW_ID,
-	name: 'Send and Wait check: nobody answers',
-	nodes: workflow.nodes.map((node) =>
-		node.name === 'Ask'
-			? { ...node, parameters: { ...node.parameters, options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' } } } } }
-			: node,
-	),
-};
-
-async function post(link: string, body: string): Promise<{ status: number; text: string }> {
-	const response = await fetch(link, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });
-	return { status: response.status, text: await response.text() };
-}
+const limit = { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' } } };
+const TIMEOUT_WORKFLOW = workflowFixture('mcnSendAndWait02', 'Send and Wait check: nobody answers', [manualTrigger(), packageNode('Ask', { ...ASK, options: limit }), noOp()]);
+/** Until the execution waits for its answer, or has finished. */
+const SETTLED = ['waiting', ...FINISHED];
+const APPROVED = { data: { approved: true } };
 
 runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
-	const { client, n8n } = await launch({
+	const { client } = await launch({
 		label: 'send-and-wait',
 		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
-		workflows: [workflow, timeoutWorkflow, EXAMPLE],
+		workflows: [WORKFLOW, TIMEOUT_WORKFLOW, EXAMPLE],
 	});
 
 	// n8n makes a human-review tool for AI agents from every node type with a sendAndWait operation.
-	const types = (await (await fetch(`${n8n.url}/types/nodes.json`, { headers: { Cookie: client.sessionCookie } })).json()) as Array<{
-		name: string;
-		properties?: Array<{ name: string; default?: unknown }>;
-	}>;
+	const types = await client.types('nodes');
 	const hitl = types.find((type) => type.name === `${NODE_TYPE}HitlTool`);
 	if (N8N_VERSION.startsWith('1.')) {
 		console.log(`  (n8n ${N8N_VERSION} makes ${hitl ? 'a' : 'no'} human-review tool of the node)`);
@@ -105,66 +67,56 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 	}
 
 	// Started first: n8n's wait tracker may take a minute to notice that its time is up.
-	const unanswered = await step('an execution that waits at most 3 s, never answered', async () => {
-		const id = await client.runWorkflow(TIMEOUT_WORKFLOW_ID, TRIGGER);
-		return { id, status: (await statusBecomes(client, id, ['waiting', 'error', 'success', 'crashed'])).status };
-	});
+	const unanswered = await step('an execution that waits at most 3 s, never answered', async () => await client.execute(TIMEOUT_WORKFLOW.id, { until: SETTLED }));
 	expect(['waiting', 'success'].includes(unanswered.status), 'it waits (or has already gone on)', unanswered.status);
-	const timeoutSms = sandbox.requests.filter((request) => request.path === '/v1/sms/notification').length;
-	expect(timeoutSms === 1, 'after sending its SMS', timeoutSms);
+	expect(requestsTo(sandbox).length === 1, 'after sending its SMS', requestsTo(sandbox).length);
 	sandbox.reset();
 
-	const executionId = await step('run the workflow until it waits', async () => {
-		const id = await client.runWorkflow(WORKFLOW_ID, TRIGGER);
-		await statusBecomes(client, id, ['waiting', 'error', 'success', 'crashed']);
-		return id;
-	});
-	expect((await executionOf(client, executionId)).status === 'waiting', 'the execution waits once the SMS went out');
-	const sms = sandbox.requests.filter((request) => request.path === '/v1/sms/notification');
+	const waiting = await step('run the workflow until it waits', async () => await client.execute(WORKFLOW.id, { until: SETTLED }));
+	const executionId = waiting.id;
+	const stillWaiting = async (): Promise<boolean> => (await client.execution(executionId)).status === 'waiting';
+	expect(waiting.status === 'waiting', 'the execution waits once the SMS went out');
+	const sms = requestsTo(sandbox);
 	expect(sms.length === 1 && sms[0].delivered, 'one SMS delivered', sms.length);
-	const [text, link] = (sms[0].body as { message: string }).message.split('\n');
+	const [text, link] = smsOf(sms[0]).message.split('\n');
 	expect(text === QUESTION, 'the SMS is the message, then the link on its own line', text);
-	expect(/\/webhook-waiting\/\d+\/a1000000-0000-4000-8000-000000000002(\?|$)/.test(link), 'the link is n8n’s resume URL for this execution and node', link);
+	expect(new RegExp(`/webhook-waiting/\\d+/${WORKFLOW.nodes[1].id}(\\?|$)`).test(link), 'the link is n8n’s resume URL for this execution and node', link);
 
 	const preview = await fetch(link, { headers: { 'User-Agent': 'WhatsApp/2.23.20 (link preview)' } });
 	const page = await preview.text();
 	expect(preview.status === 200 && /text\/html/.test(preview.headers.get('content-type') ?? ''), 'GET shows an HTML page', preview.status);
 	expect(page.includes('Approve the refund of Rp 150.000 for order 42? &lt;b&gt;not bold&lt;/b&gt;'), 'the page shows the message, escaped');
 	expect(page.includes('>Refund</button>') && page.includes('>Keep</button>'), 'the page offers both choices');
-	expect((await executionOf(client, executionId)).status === 'waiting', 'the GET changed nothing: still waiting');
+	expect(await stillWaiting(), 'the GET changed nothing: still waiting');
 
-	const signed = new URL(link);
-	if (signed.searchParams.has('signature')) {
+	const signature = new URL(link).searchParams.get('signature');
+	if (signature !== null) {
 		const altered = new URL(link);
-		altered.searchParams.set('signature', 'x'.repeat(signed.searchParams.get('signature')?.length ?? 10));
-		const refused = await post(altered.toString(), 'approved=true');
+		altered.searchParams.set('signature', 'x'.repeat(signature.length));
+		const refused = await postForm(altered.toString(), 'approved=true');
 		expect(refused.status === 401, 'a POST with an altered signature is refused (401)', refused);
-		expect((await executionOf(client, executionId)).status === 'waiting', 'still waiting after the altered link');
+		expect(await stillWaiting(), 'still waiting after the altered link');
 	}
-	const unknown = await post(link, 'approved=maybe');
+	const unknown = await postForm(link, 'approved=maybe');
 	expect(unknown.status === 400 && unknown.text.includes('Answer not recorded'), 'an unknown choice gets a clear 400 page', unknown.status);
-	expect((await executionOf(client, executionId)).status === 'waiting', 'still waiting after the unknown choice');
+	expect(await stillWaiting(), 'still waiting after the unknown choice');
 
-	const answered = await post(link, 'approved=true');
+	const answered = await postForm(link, 'approved=true');
 	expect(answered.status === 200 && answered.text.includes('Recorded: Refund'), 'the approval POST is recorded', answered);
-	const finished = await statusBecomes(client, executionId, ['success', 'error', 'crashed']);
+	const finished = await client.statusBecomes(executionId);
 	expect(finished.status === 'success', 'the execution resumed and finished', finished.status);
-	const runData = finished.data?.resultData.runData ?? {};
-	const asked = runData.Ask?.at(-1)?.data?.main?.[0]?.[0]?.json;
-	expect(JSON.stringify(asked) === JSON.stringify({ data: { approved: true } }), 'Ask outputs { data: { approved: true } }', asked);
-	expect((runData.After?.length ?? 0) === 1, 'After ran once');
+	expect(isDeepStrictEqual(firstJson(finished, 'Ask'), APPROVED), 'Ask outputs { data: { approved: true } }', firstJson(finished, 'Ask'));
+	expect((finished.data.resultData.runData.After?.length ?? 0) === 1, 'After ran once');
 
-	const again = await post(link, 'approved=false');
+	const again = await postForm(link, 'approved=false');
 	expect(again.status !== 200 || !again.text.includes('Recorded'), 'a second answer is not recorded', again.status);
-	const after = await executionOf(client, executionId);
-	const askedAfter = after.data?.resultData.runData.Ask?.at(-1)?.data?.main?.[0]?.[0]?.json;
-	expect(after.status === 'success' && JSON.stringify(askedAfter) === JSON.stringify(asked), 'and changes nothing', after.status);
+	const after = await client.execution(executionId);
+	expect(after.status === 'success' && isDeepStrictEqual(firstJson(after, 'Ask'), APPROVED), 'and changes nothing', after.status);
 	expect(sandbox.requests.length === 1, 'nothing else was sent', sandbox.requests.length);
 
-	const second = await step('a second execution, answered in Chromium on a phone-sized screen', async () => {
-		const id = await client.runWorkflow(WORKFLOW_ID, TRIGGER);
-		await statusBecomes(client, id, ['waiting', 'error', 'success', 'crashed']);
-		const phoneLink = (sandbox.requests.at(-1)?.body as { message: string }).message.split('\n')[1];
+	const phone = await step('a second execution, answered in Chromium on a phone-sized screen', async () => {
+		const { id } = await client.execute(WORKFLOW.id, { until: SETTLED });
+		const phoneLink = smsOf(requestsTo(sandbox).at(-1)!).message.split('\n')[1];
 		const browser = await launchChromium();
 		try {
 			const context = await browser.newContext({ viewport: { width: 360, height: 640 }, javaScriptEnabled: false });
@@ -181,32 +133,29 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 			await browser.close();
 		}
 	});
-	expect(second.cardRight <= 360 && second.widest <= 360, 'the page fits a 360 px screen', second);
-	const phoneRun = await statusBecomes(client, second.id, ['success', 'error', 'crashed']);
-	const phoneAnswer = phoneRun.data?.resultData.runData.Ask?.at(-1)?.data?.main?.[0]?.[0]?.json;
+	expect(phone.cardRight <= 360 && phone.widest <= 360, 'the page fits a 360 px screen', phone);
+	const phoneRun = await client.statusBecomes(phone.id);
 	expect(
-		phoneRun.status === 'success' && JSON.stringify(phoneAnswer) === JSON.stringify({ data: { approved: true } }),
+		phoneRun.status === 'success' && isDeepStrictEqual(firstJson(phoneRun, 'Ask'), APPROVED),
 		'pressing the button (no JavaScript) resumed the execution with the approval',
-		phoneAnswer,
+		firstJson(phoneRun, 'Ask'),
 	);
 
 	const example = await step('the example, answered by the sandbox playing the person', async () => {
 		sandbox.setAnswerPlan({ answer: 'approve' });
-		const id = await client.runWorkflow(EXAMPLE.id, 'When clicking ‘Execute workflow’');
-		return await statusBecomes(client, id, ['success', 'error', 'crashed']);
+		return await client.execute(EXAMPLE.id);
 	});
-	const ran = Object.keys(example.data?.resultData.runData ?? {});
+	const ran = Object.keys(example.data.resultData.runData);
 	expect(
 		example.status === 'success' && ran.includes('Refund the order') && !ran.includes('Keep the order (declined or no answer)'),
 		'approve-refund-sms.json: the approval took the Refund branch',
 		{ status: example.status, ran },
 	);
 
-	const timedOut = await step('the unanswered execution, once its wait limit has passed', async () => await statusBecomes(client, unanswered.id, ['success', 'error', 'crashed']));
-	const timedOutRun = timedOut.data?.resultData.runData ?? {};
-	const passedOn = timedOutRun.Ask?.at(-1)?.data?.main?.[0]?.[0]?.json;
+	const timedOut = await step('the unanswered execution, once its wait limit has passed', async () => await client.statusBecomes(unanswered.id));
+	const passedOn = firstJson(timedOut, 'Ask');
 	expect(
-		timedOut.status === 'success' && passedOn !== undefined && !('data' in passedOn) && (timedOutRun.After?.length ?? 0) === 1,
+		timedOut.status === 'success' && passedOn !== undefined && !('data' in passedOn) && (timedOut.data.resultData.runData.After?.length ?? 0) === 1,
 		'when the limit passed, n8n went on: Ask passed its input on with no `data` (no answer), After ran',
 		{ status: timedOut.status, passedOn },
 	);

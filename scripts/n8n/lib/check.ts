@@ -1,7 +1,7 @@
 /**
  * The frame every end-to-end check shares: the run's TLS (a check started by hand restarts itself
  * under scripts/with-tls.ts's runner), cleanup handlers, an https sandbox, named assertions that
- * are printed as they pass, the elapsed time, and an exit code.
+ * are printed as they are evaluated, the elapsed time, and an exit code.
  */
 import { AssertionError } from 'node:assert';
 
@@ -15,27 +15,34 @@ export interface CheckContext {
 	sandbox: Sandbox;
 	/** Prints a passed expectation; throws (failing the check) when `ok` is false. */
 	expect(ok: boolean, what: string, detail?: unknown): void;
+	/**
+	 * The same for an expectation the next steps do not depend on: a failure is printed and the
+	 * check goes on, so one run shows every failure; the check fails at the end.
+	 */
+	verify(ok: boolean, what: string, detail?: unknown): void;
 }
 
-export function runCheck(name: string, body: (context: CheckContext) => Promise<void>): void {
-	void ensureRunTls().then(() => startCheck(name, body));
-}
-
-function startCheck(name: string, body: (context: CheckContext) => Promise<void>): void {
+export async function runCheck(name: string, body: (context: CheckContext) => Promise<void>): Promise<void> {
+	await ensureRunTls();
 	const started = Date.now();
 	let sandbox: Sandbox | undefined;
 	let passed = 0;
+	let verified = 0;
+	const failed: string[] = [];
 	installCleanup(async () => {
 		await sandbox?.stop();
 	});
+	const got = (detail: unknown): string => (detail === undefined ? '' : `\n  got: ${JSON.stringify(detail, null, 2)}`);
 	const expect = (ok: boolean, what: string, detail?: unknown): void => {
-		if (!ok) {
-			throw new AssertionError({
-				message: `${what}${detail === undefined ? '' : `\n  got: ${JSON.stringify(detail, null, 2)}`}`,
-			});
-		}
+		if (!ok) throw new AssertionError({ message: `${what}${got(detail)}` });
 		passed++;
 		console.log(`  ✔ ${what}`);
+	};
+	const verify = (ok: boolean, what: string, detail?: unknown): void => {
+		verified++;
+		if (ok) return expect(ok, what);
+		failed.push(what);
+		console.log(`  ✘ ${what}${got(detail).replace(/\n/g, '\n    ')}`);
 	};
 	const finish = (code: number, message: string): void => {
 		printTimings();
@@ -45,7 +52,8 @@ function startCheck(name: string, body: (context: CheckContext) => Promise<void>
 	console.log(`=== ${name} ===`);
 	(async () => {
 		sandbox = await startSandbox({ port: 0, quiet: true });
-		await body({ sandbox, expect });
+		await body({ sandbox, expect, verify });
+		if (verified > 0) expect(failed.length === 0, `all ${verified} verified expectations held`, failed);
 		await stopAll();
 		await sandbox.stop();
 	})().then(

@@ -1,11 +1,14 @@
 /**
  * The example workflows in examples/: loading them, the credential they reference, running each
- * once through n8n's REST API and summing up what every send returned.
+ * once through n8n's REST API and summing up what every send returned; and the pieces the checks
+ * build their own workflows from.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { CredentialFixture, ExecutionSummary, N8nClient, NodeItem } from './n8n';
+import { MANUAL_TRIGGER } from './n8n';
 import { CREDENTIAL_TYPE, NODE_TYPE, REPO_ROOT } from './install';
 import { delay } from './process';
 
@@ -20,9 +23,12 @@ export interface WorkflowNode {
 	id: string;
 	name: string;
 	type: string;
+	typeVersion?: number;
+	position?: [number, number];
 	parameters: Record<string, unknown>;
 	onError?: string;
 	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
 }
 
 export interface ExampleWorkflow {
@@ -46,37 +52,28 @@ const EXPECTED_ERRORS: Record<string, number> = { 'bulk-sms.json': 1 };
 
 /** The order they are run and shown in; any other example file comes after these. */
 const ORDER = ['template-send.json', 'media-send.json', 'bulk-sms.json', 'failover-send.json'];
-
-function rank(file: string): number {
-	const position = ORDER.indexOf(file);
-	return position === -1 ? ORDER.length : position;
-}
+const rank = (file: string): number => (ORDER.includes(file) ? ORDER.indexOf(file) : ORDER.length);
 
 /** Reads one example workflow from examples/. */
 export function readExampleWorkflow(file: string): ExampleWorkflow {
 	return JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
 }
 
-/** An AI-agent example needs a chat model (and its credential): run by check-ai-agent.ts only. */
-export function needsChatModel(workflow: ExampleWorkflow): boolean {
-	return workflow.nodes.some((node) => node.type.startsWith('@n8n/n8n-nodes-langchain.'));
-}
-
-/** A Send and Wait example finishes only once someone answers its link (the sandbox's answer plan). */
-export function waitsForAnswer(workflow: ExampleWorkflow): boolean {
-	return workflow.nodes.some((node) => node.type === NODE_TYPE && node.parameters.operation === 'sendAndWait');
-}
-
 /**
- * The examples that run against the sandbox (AI-agent examples left out); with `answered`, also
- * those that wait for an answer, for a runner whose sandbox answers the links.
+ * The examples that run against the sandbox: not the AI-agent ones (they need a chat model and its
+ * credential: check-ai-agent.ts runs them); with `answered`, also those that wait for an answer
+ * (Send and Wait), for a runner whose sandbox answers the links.
  */
 export function loadExamples({ answered = false }: { answered?: boolean } = {}): Example[] {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
 		.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
 		.map((file) => ({ file, workflow: readExampleWorkflow(file) }))
-		.filter(({ workflow }) => !needsChatModel(workflow) && (answered || !waitsForAnswer(workflow)))
+		.filter(({ workflow }) => {
+			const needsChatModel = workflow.nodes.some((node) => node.type.startsWith('@n8n/n8n-nodes-langchain.'));
+			const waitsForAnswer = workflow.nodes.some((node) => node.type === NODE_TYPE && node.parameters.operation === 'sendAndWait');
+			return !needsChatModel && (answered || !waitsForAnswer);
+		})
 		.map(({ file, workflow }) => {
 			const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 			if (!trigger) throw new Error(`${file}: no Manual Trigger node`);
@@ -137,13 +134,8 @@ export function sendRows(example: Example, execution: ExecutionSummary): SendRow
 			const items: NodeItem[] = task.data?.main?.[0] ?? [];
 			items.forEach((item, index) => {
 				const ok = item.json.error === undefined && (item.json.message === 'success' || answerOf(item.json) !== undefined);
-				rows.push({
-					example: example.file,
-					node: node.name,
-					item: index,
-					ok,
-					result: ok ? describeSuccess(item.json) : `error: ${String(item.json.error ?? JSON.stringify(item.json))}`,
-				});
+				const result = ok ? describeSuccess(item.json) : `error: ${String(item.json.error ?? JSON.stringify(item.json))}`;
+				rows.push({ example: example.file, node: node.name, item: index, ok, result });
 			});
 		}
 	}
@@ -151,8 +143,7 @@ export function sendRows(example: Example, execution: ExecutionSummary): SendRow
 }
 
 export async function runExample(client: N8nClient, example: Example): Promise<ExampleResult> {
-	const executionId = await client.runWorkflow(example.workflow.id, example.triggerName);
-	const execution = await client.waitForExecution(executionId);
+	const execution = await client.execute(example.workflow.id, { trigger: example.triggerName });
 	const rows = sendRows(example, execution);
 	const errors = rows.filter((row) => !row.ok).length;
 	let problem: string | undefined;
@@ -192,31 +183,69 @@ export function formatTable(results: ExampleResult[]): string {
 	return lines.join('\n');
 }
 
-/** A node of this package for a workflow fixture, using the sandbox credential the checks import. */
-export function packageNode(id: string, name: string, position: [number, number], parameters: Record<string, unknown>): WorkflowNode {
+/** A node for {@link workflowFixture}, which fills in its id, type version and position. */
+export type NodeFixture = Omit<WorkflowNode, 'id'> & { id?: string };
+
+/** A UUID-shaped id, always the same for the same seed. */
+function fixtureId(seed: string): string {
+	const hex = createHash('sha256').update(seed).digest('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * A workflow fixture of `nodes` (ids, type version 1 and positions filled in where missing),
+ * each node's main output into the next, unless `links` says otherwise: [from, to] or
+ * [from, to, connection type], e.g. [tool, agent, 'ai_tool'].
+ */
+export function workflowFixture(id: string, name: string, nodes: NodeFixture[], links?: Array<[string, string, string?]>): ExampleWorkflow {
+	const connections: Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>> = {};
+	for (const [from, to, type = 'main'] of links ?? nodes.slice(1).map((node, index): [string, string] => [nodes[index].name, node.name])) {
+		((connections[from] ??= {})[type] ??= [[]])[0].push({ node: to, type, index: 0 });
+	}
 	return {
 		id,
 		name,
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position,
-		parameters,
-		credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-	} as WorkflowNode;
+		nodes: nodes.map((node, index) => ({ id: fixtureId(`${id}/${node.name}`), typeVersion: 1, position: [index * 220, 0], ...node })),
+		connections,
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
 }
 
-/** A production-webhook trigger named "Webhook" for a workflow fixture: POST /webhook/<path>, answered at once. */
-export function webhookTrigger(id: string, webhookId: string, path: string): WorkflowNode {
-	return {
-		id,
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId,
-		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-	} as WorkflowNode;
-}
+export const manualTrigger = (): NodeFixture => ({ name: MANUAL_TRIGGER, type: 'n8n-nodes-base.manualTrigger', parameters: {} });
+export const noOp = (name = 'After'): NodeFixture => ({ name, type: 'n8n-nodes-base.noOp', parameters: {} });
+
+/** A Code node that puts out one item per object. */
+export const codeItems = (name: string, items: object[]): NodeFixture => ({
+	name,
+	type: 'n8n-nodes-base.code',
+	typeVersion: 2,
+	parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` },
+});
+
+/** A node of this package (`settings`: On Error, Retry On Fail, …) on the sandbox credential the checks import. */
+export const packageNode = (name: string, parameters: Record<string, unknown>, settings: Record<string, unknown> = {}): NodeFixture => ({
+	name,
+	type: NODE_TYPE,
+	parameters,
+	credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+	...settings,
+});
+
+/** This package's node as an AI agent's tool. */
+export const toolNode = (name: string, parameters: Record<string, unknown>): NodeFixture => ({ ...packageNode(name, parameters), type: `${NODE_TYPE}Tool` });
+
+/** What the editor writes when "Let the model define this parameter" is clicked. */
+export const editorFromAi = (key: string): string => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, 'string') }}`;
+
+/** A production-webhook trigger named "Webhook": POST /webhook/<path>, answered at once. */
+export const webhookTrigger = (path: string): NodeFixture => ({
+	name: 'Webhook',
+	type: 'n8n-nodes-base.webhook',
+	typeVersion: 2,
+	webhookId: fixtureId(`webhook/${path}`),
+	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+});
 
 /**
  * POSTs one JSON event per call to an active workflow's production webhook and returns each

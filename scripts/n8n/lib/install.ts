@@ -38,15 +38,6 @@ export const CREDENTIAL_TYPE = 'multiChannelNotificationApi';
 const MARKER = join(N8N_DIR, '.install-complete.json');
 const LOCK = `${N8N_DIR}.lock`;
 
-interface Marker {
-	/** What was asked for (`1.123.x`); markers written before specs existed only have `version`. */
-	spec?: string;
-	/** The exact version installed. */
-	version?: string;
-	seconds?: number;
-	at?: string;
-}
-
 /**
  * Environment n8n of this version needs to run here. n8n 1.x's default expression engine needs
  * isolated-vm, which does not build on Node 20 (the install skips its build): use the legacy one.
@@ -71,14 +62,11 @@ function node24Env(runtime: NodeRuntime): Record<string, string> {
 	return { PATH: `${runtime.binDir}:${process.env.PATH ?? ''}`, npm_config_nodedir: runtime.nodedir };
 }
 
-function readMarker(): Marker | undefined {
-	if (!existsSync(MARKER) || !existsSync(N8N_BIN)) return undefined;
-	const marker = JSON.parse(readFileSync(MARKER, 'utf8')) as Marker;
-	return (marker.spec ?? marker.version) === N8N_VERSION ? marker : undefined;
-}
-
+/** Whether the marker the install writes last is there, for this spec (markers written before specs existed only have `version`). */
 function installed(): boolean {
-	return readMarker() !== undefined;
+	if (!existsSync(MARKER) || !existsSync(N8N_BIN)) return false;
+	const marker = JSON.parse(readFileSync(MARKER, 'utf8')) as { spec?: string; version?: string };
+	return (marker.spec ?? marker.version) === N8N_VERSION;
 }
 
 /** The exact n8n version in `.cache/n8n-<spec>/` (`1.123.81` for `1.123.x`), read from its package.json. */
@@ -136,26 +124,13 @@ async function withLock<T>(work: () => Promise<T>, log: (line: string) => void):
 	}
 }
 
-function countEntries(dir: string): number {
-	try {
-		return readdirSync(dir).length;
-	} catch {
-		return 0;
-	}
-}
-
 /** Runs one npm command in the n8n folder with a progress line every 15 s (every second on a terminal). */
-async function npmInN8nDir(
-	args: string[],
-	logFile: string,
-	started: number,
-	log: (line: string) => void,
-	env: Record<string, string> = {},
-): Promise<void> {
+async function npmInN8nDir(args: string[], logFile: string, started: number, log: (line: string) => void, env: Record<string, string> = {}): Promise<void> {
 	const npm = spawnGroup(`npm ${args[0]}`, 'npm', args, { cwd: N8N_DIR, env: cleanEnv(env), logFile });
 	const tty = process.stdout.isTTY === true && process.env.CI !== 'true';
 	const timer = setInterval(() => {
-		const line = `  … ${elapsed(started)}, ${countEntries(join(N8N_DIR, 'node_modules'))} packages in node_modules (log: ${logFile})`;
+		const modules = join(N8N_DIR, 'node_modules');
+		const line = `  … ${elapsed(started)}, ${existsSync(modules) ? readdirSync(modules).length : 0} packages in node_modules (log: ${logFile})`;
 		if (tty) process.stdout.write(`\r${line}   `);
 		else log(line);
 	}, tty ? 1000 : 15_000);
@@ -167,9 +142,7 @@ async function npmInN8nDir(
 		if (tty) process.stdout.write('\n');
 		await stopGroup(npm, 1000);
 	}
-	if (code !== 0) {
-		throw new Error(`npm ${args.join(' ')} failed (exit ${code}) in ${N8N_DIR}; see ${logFile}:\n${npm.output().slice(-3000)}`);
-	}
+	if (code !== 0) throw new Error(`npm ${args.join(' ')} failed (exit ${code}) in ${N8N_DIR}; see ${logFile}:\n${npm.output().slice(-3000)}`);
 }
 
 /**
@@ -209,10 +182,10 @@ export async function ensureN8n(log: (line: string) => void = console.log): Prom
 			await npmInN8nDir(install, logFile, started, log);
 		}
 		if (!existsSync(N8N_BIN)) throw new Error(`npm finished but ${N8N_BIN} is missing; see ${logFile}`);
-		const seconds = Math.round((Date.now() - started) / 1000);
-		const marker: Marker = { spec: N8N_VERSION, version: installedN8nVersion(), seconds, at: new Date().toISOString() };
+		// What was asked for (`1.123.x`), the exact version installed, and when.
+		const marker = { spec: N8N_VERSION, version: installedN8nVersion(), seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString() };
 		writeFileSync(MARKER, `${JSON.stringify(marker, null, 2)}\n`);
-		log(`n8n ${marker.version} installed in ${seconds} s.`);
+		log(`n8n ${marker.version} installed in ${marker.seconds} s.`);
 		return N8N_BIN;
 	}, log);
 }
@@ -227,11 +200,8 @@ export function makeTempDir(prefix: string): string {
 /** `npm pack` of the built package (dist/ must be current); returns the tarball's path. */
 export async function packPackage(destination: string): Promise<string> {
 	if (!existsSync(join(REPO_ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
-	const { output } = await run('npm pack', 'npm', ['pack', '--json', '--pack-destination', destination], {
-		cwd: REPO_ROOT,
-	});
-	const json = output.slice(output.indexOf('['));
-	const [packed] = JSON.parse(json) as Array<{ filename: string }>;
+	const { output } = await run('npm pack', 'npm', ['pack', '--json', '--pack-destination', destination], { cwd: REPO_ROOT });
+	const [packed] = JSON.parse(output.slice(output.indexOf('['))) as Array<{ filename: string }>;
 	return join(destination, packed.filename);
 }
 
@@ -246,9 +216,7 @@ export async function installPackageInto(userFolder: string, tarball: string): P
 	const packageDir = join(nodesDir, 'node_modules', PACKAGE_NAME);
 	const manifestPath = join(nodesDir, 'package.json');
 	mkdirSync(nodesDir, { recursive: true });
-	if (!existsSync(manifestPath)) {
-		writeFileSync(manifestPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-	}
+	if (!existsSync(manifestPath)) writeFileSync(manifestPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
 	rmSync(packageDir, { recursive: true, force: true });
 	mkdirSync(packageDir, { recursive: true });
 	await run('unpack package', 'tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
@@ -258,20 +226,8 @@ export async function installPackageInto(userFolder: string, tarball: string): P
 	delete packageJson.peerDependencies;
 	delete packageJson.optionalDependencies;
 	writeFileSync(packageJsonPath, JSON.stringify(packageJson, null, 2));
-	await run(
-		'npm install (package)',
-		'npm',
-		[
-			'install',
-			'--audit=false',
-			'--fund=false',
-			'--bin-links=false',
-			'--install-strategy=shallow',
-			'--ignore-scripts=true',
-			'--package-lock=false',
-		],
-		{ cwd: packageDir },
-	);
+	const install = ['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'];
+	await run('npm install (package)', 'npm', install, { cwd: packageDir });
 	const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies?: Record<string, string> };
 	manifest.dependencies = { ...manifest.dependencies, [PACKAGE_NAME]: String(packageJson.version) };
 	writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));

@@ -9,44 +9,28 @@ import { join } from 'node:path';
 import { CA_ENV, NO_TLS_MESSAGE, runTlsFiles } from '../../../sandbox/tls';
 import { N8N_BIN, N8N_DIR, n8nNodeBinary, n8nVersionEnv } from './install';
 import type { Group } from './process';
-import { cleanEnv, delay, freePort, run, spawnGroup, tail } from './process';
+import { cleanEnv, delay, freePort, run, spawnGroup, whenReady } from './process';
 
-export const OWNER = {
-	email: 'owner@example.com',
-	firstName: 'Demo',
-	lastName: 'Owner',
-	password: 'Sandbox-Owner-1',
-} as const;
-
-export interface N8nEnvOptions {
-	userFolder: string;
-	port: number;
-	/** Port of the task runner broker; each n8n process (main, worker) needs its own. */
-	brokerPort: number;
-	extra?: Record<string, string>;
-}
-
-/** The run's CA, so n8n trusts the sandbox's https (Node reads it only when n8n starts). */
-function trustRunCa(): Record<string, string> {
-	const files = runTlsFiles();
-	if (!files) throw new Error(NO_TLS_MESSAGE);
-	return { [CA_ENV]: files.ca };
-}
+export const OWNER = { email: 'owner@example.com', firstName: 'Demo', lastName: 'Owner', password: 'Sandbox-Owner-1' } as const;
 
 /**
  * Keeps n8n on 127.0.0.1, quiet and offline: no telemetry, banners, templates or update checks;
- * trusting the run's CA (NODE_EXTRA_CA_CERTS) so it reaches the https sandbox.
+ * trusting the run's CA (NODE_EXTRA_CA_CERTS, read only when n8n starts) so it reaches the https
+ * sandbox. Every n8n process (main, worker, CLI) gets a task-runner broker port of its own: n8n
+ * 2.x starts a broker in each.
  */
-export function n8nEnv({ userFolder, port, brokerPort, extra = {} }: N8nEnvOptions): NodeJS.ProcessEnv {
+export async function n8nEnv(userFolder: string, port: number, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+	const tls = runTlsFiles();
+	if (!tls) throw new Error(NO_TLS_MESSAGE);
 	return cleanEnv({
-		...trustRunCa(),
+		[CA_ENV]: tls.ca,
 		N8N_USER_FOLDER: userFolder,
 		N8N_PORT: String(port),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
 		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_PERSONALIZATION_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -67,18 +51,6 @@ export function n8nEnv({ userFolder, port, brokerPort, extra = {} }: N8nEnvOptio
 	});
 }
 
-/**
- * Runs an n8n CLI command (import:workflow, import:credentials, …) against a user folder. Each
- * call gets a task-broker port of its own: n8n 2.x starts a broker in every process, CLI ones too.
- */
-export async function n8nCli(env: NodeJS.ProcessEnv, args: string[]): Promise<string> {
-	const { output } = await run(`n8n ${args[0]}`, n8nNodeBinary(), [N8N_BIN, ...args], {
-		env: { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) },
-		cwd: N8N_DIR,
-	});
-	return output;
-}
-
 export interface CredentialFixture {
 	id: string;
 	name: string;
@@ -86,22 +58,20 @@ export interface CredentialFixture {
 	data: Record<string, string | boolean>;
 }
 
-/** Imports credentials (plain data; n8n encrypts it on import) and workflows with their fixed ids. */
+/** Imports credentials (plain data; n8n encrypts it on import) and workflows with their fixed ids, with n8n's CLI. */
 export async function importFixtures(
-	env: NodeJS.ProcessEnv,
-	workDir: string,
+	userFolder: string,
+	extraEnv: Record<string, string> | undefined,
 	{ credentials = [], workflows = [] }: { credentials?: CredentialFixture[]; workflows?: unknown[] },
 ): Promise<void> {
+	const workDir = join(userFolder, 'import');
 	mkdirSync(workDir, { recursive: true });
-	if (credentials.length > 0) {
-		const file = join(workDir, 'credentials.json');
-		writeFileSync(file, JSON.stringify(credentials, null, 2));
-		await n8nCli(env, ['import:credentials', `--input=${file}`]);
-	}
-	if (workflows.length > 0) {
-		const file = join(workDir, 'workflows.json');
-		writeFileSync(file, JSON.stringify(workflows, null, 2));
-		await n8nCli(env, ['import:workflow', `--input=${file}`]);
+	for (const [kind, fixtures] of [['credentials', credentials], ['workflow', workflows]] as const) {
+		if (fixtures.length === 0) continue;
+		const file = join(workDir, `${kind}.json`);
+		writeFileSync(file, JSON.stringify(fixtures, null, 2));
+		const env = await n8nEnv(userFolder, await freePort(), extraEnv);
+		await run(`n8n import:${kind}`, n8nNodeBinary(), [N8N_BIN, `import:${kind}`, `--input=${file}`], { env, cwd: N8N_DIR });
 	}
 }
 
@@ -122,76 +92,33 @@ export interface StartOptions {
 	extraEnv?: Record<string, string>;
 	name?: string;
 	echo?: boolean;
-	/** Milliseconds to wait for readiness. */
-	timeoutMs?: number;
 }
 
-/** Starts n8n in its own process group and waits until it is ready to serve. */
+/** Starts n8n in its own process group and waits (at most 2 minutes) until it is ready to serve. */
 export async function startN8n(options: StartOptions): Promise<N8nProcess> {
 	const command = options.command ?? 'start';
 	const name = options.name ?? (command === 'start' ? 'n8n' : 'n8n worker');
 	const port = options.port ?? (await freePort());
-	const env = n8nEnv({
-		userFolder: options.userFolder,
-		port,
-		brokerPort: await freePort(),
-		// A worker's health-check server gets a port of its own too, unless the caller chose one.
-		extra: command === 'worker' ? { QUEUE_HEALTH_CHECK_PORT: String(await freePort()), ...options.extraEnv } : options.extraEnv,
-	});
+	// A worker's health-check server gets a port of its own too, unless the caller chose one.
+	const workerPort: Record<string, string> = command === 'worker' ? { QUEUE_HEALTH_CHECK_PORT: String(await freePort()) } : {};
+	const env = await n8nEnv(options.userFolder, port, { ...workerPort, ...options.extraEnv });
 	const logFile = join(options.userFolder, `${name.replace(/\W+/g, '-')}.log`);
-	const group = spawnGroup(name, n8nNodeBinary(), [N8N_BIN, command, ...(options.args ?? [])], {
-		env,
-		cwd: N8N_DIR,
-		logFile,
-		echo: options.echo,
-	});
+	const group = spawnGroup(name, n8nNodeBinary(), [N8N_BIN, command, ...(options.args ?? [])], { env, cwd: N8N_DIR, logFile, echo: options.echo });
 	const url = `http://127.0.0.1:${port}`;
-	const timeoutMs = options.timeoutMs ?? 120_000;
-	if (command === 'start') {
-		await waitFor(group, timeoutMs, async () => {
-			// Readiness turns ok while the REST controllers are still being registered; the
-			// "Editor is now accessible" line comes after them.
-			if (!group.output().includes('Editor is now accessible')) return false;
-			const response = await fetch(`${url}/healthz/readiness`).catch(() => undefined);
-			return response?.status === 200;
-		});
-	} else {
-		await waitFor(group, timeoutMs, async () => group.output().includes('n8n worker is now ready'));
-	}
+	await whenReady(group, 120_000, async () => {
+		if (command === 'worker') return group.output().includes('n8n worker is now ready');
+		// Readiness turns ok while the REST controllers are still being registered; the
+		// "Editor is now accessible" line comes after them.
+		if (!group.output().includes('Editor is now accessible')) return false;
+		return (await fetch(`${url}/healthz/readiness`).catch(() => undefined))?.status === 200;
+	});
 	return { url, port, group, logFile };
 }
 
-async function waitFor(group: Group, timeoutMs: number, ready: () => Promise<boolean>): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	let exitCode: number | string | undefined;
-	void group.exited.then((code) => {
-		exitCode = code;
-	});
-	while (Date.now() < deadline) {
-		if (exitCode !== undefined) {
-			throw new Error(`${group.name} exited (${exitCode}) before it was ready:\n${tail(group.output(), 30)}`);
-		}
-		if (await ready()) return;
-		await delay(250);
-	}
-	throw new Error(`${group.name} was not ready after ${timeoutMs / 1000} s:\n${tail(group.output(), 30)}`);
-}
-
 export class RestError extends Error {
-	constructor(
-		readonly status: number,
-		readonly body: unknown,
-		what: string,
-	) {
+	constructor(readonly status: number, body: unknown, what: string) {
 		super(`${what} → HTTP ${status}: ${JSON.stringify(body).slice(0, 500)}`);
 	}
-}
-
-export interface ExecutionSummary {
-	id: string;
-	status: string;
-	/** The run data as n8n stores it (`IRunExecutionData`), parsed. */
-	data: RunExecutionData;
 }
 
 export interface NodeItem {
@@ -201,7 +128,8 @@ export interface NodeItem {
 
 export interface TaskData {
 	error?: { message?: string; description?: string };
-	data?: { main?: Array<NodeItem[] | null> };
+	/** Output items per connection type (`main`, or `ai_tool` for a tool) and output index. */
+	data?: Record<string, Array<NodeItem[] | null> | undefined>;
 }
 
 export interface RunExecutionData {
@@ -211,51 +139,60 @@ export interface RunExecutionData {
 	};
 }
 
-type Flatted = { parse(text: string): unknown };
-
-/** n8n stores execution data with `flatted` (JSON with shared references); use n8n's own copy. */
-export function flatted(): Flatted {
-	const requireFromN8n = createRequire(join(N8N_DIR, 'node_modules', 'n8n', 'package.json'));
-	return requireFromN8n('flatted') as Flatted;
-}
-
-/** The REST API the editor uses, with the session cookie from owner setup or login. */
-/** An execution's status and, once n8n has stored it, its run data. */
+/** An execution as n8n stores it: `unknown` until queue mode has written its row. */
 export interface Execution {
+	id: string;
 	status: string;
+	/** When it finished (ISO time). */
+	stoppedAt?: string;
+	/** The run data (`IRunExecutionData`), parsed, once n8n has stored it. */
 	data?: RunExecutionData;
 }
 
-export async function executionOf(client: N8nClient, id: string): Promise<Execution> {
-	const row = await client.request<{ status: string; data?: string } | null>('GET', `/executions/${id}`);
-	return { status: row?.status ?? 'unknown', data: row?.data ? (flatted().parse(row.data) as RunExecutionData) : undefined };
+/** An execution with its run data stored: one that waits or has finished. */
+export type ExecutionSummary = Execution & { data: RunExecutionData };
+
+/** The statuses an execution ends in. */
+export const FINISHED = ['success', 'error', 'crashed', 'canceled'];
+/** The name n8n gives a Manual Trigger: "Execute workflow" starts from it. */
+export const MANUAL_TRIGGER = 'When clicking ‘Execute workflow’';
+
+/** The items of a node's last run, on its main output or, for a tool, its ai_tool output. */
+export function outputOf(execution: Execution | undefined, node: string): NodeItem[] {
+	const data = execution?.data?.resultData.runData[node]?.at(-1)?.data;
+	const main = data?.main?.[0];
+	return (main?.length ? main : data?.ai_tool?.[0]) ?? [];
 }
 
-/** Polls until the execution's status is one of `wanted` (the deadline is against hanging, not a speed bound). */
-export async function statusBecomes(client: N8nClient, id: string, wanted: string[], deadlineMs = 120_000): Promise<Execution> {
-	const deadline = Date.now() + deadlineMs;
-	for (;;) {
-		const execution = await executionOf(client, id);
-		if (wanted.includes(execution.status)) return execution;
-		if (Date.now() > deadline) throw new Error(`execution ${id} is ${execution.status}, not ${wanted.join(' or ')}`);
-		await delay(300);
-	}
+/** The first item's json of a node's last run (see {@link outputOf}). */
+export const firstJson = (execution: Execution | undefined, node: string): Record<string, unknown> | undefined => outputOf(execution, node)[0]?.json;
+
+/** POSTs a form to an n8n waiting-webhook link, as an answer page's button does: n8n's status and page. */
+export async function postForm(url: string, body: string): Promise<{ status: number; text: string }> {
+	const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });
+	return { status: response.status, text: await response.text() };
 }
 
+/** n8n stores execution data with `flatted` (JSON with shared references); use n8n's own copy. */
+function parseFlatted(text: string): RunExecutionData {
+	const requireFromN8n = createRequire(join(N8N_DIR, 'node_modules', 'n8n', 'package.json'));
+	return (requireFromN8n('flatted') as { parse(text: string): unknown }).parse(text) as RunExecutionData;
+}
+
+export interface TypeDescription {
+	name: string;
+	properties?: Array<{ name: string; default?: unknown }>;
+}
+
+/** The REST API the editor uses, with the session cookie from owner setup or login. */
 export class N8nClient {
 	private cookie = '';
 
 	constructor(readonly url: string) {}
 
 	async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${this.url}/rest${path}`, {
-			method,
-			headers: {
-				...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-				...(this.cookie ? { Cookie: this.cookie } : {}),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
+		const headers = { ...(this.cookie ? { Cookie: this.cookie } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) };
+		const response = await fetch(`${this.url}/rest${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 		const setCookie = response.headers.getSetCookie().find((value) => value.startsWith('n8n-auth='));
 		if (setCookie) this.cookie = setCookie.split(';')[0];
 		const text = await response.text();
@@ -279,65 +216,69 @@ export class N8nClient {
 		}
 	}
 
-	async login(email: string = OWNER.email, password: string = OWNER.password): Promise<void> {
-		await this.request('POST', '/login', { emailOrLdapLoginId: email, password });
+	async login(): Promise<void> {
+		await this.request('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
 	}
 
-	get sessionCookie(): string {
-		return this.cookie;
+	/** The editor's lists of the node or credential types n8n knows, served from the user folder. */
+	async types(list: 'nodes' | 'credentials'): Promise<TypeDescription[]> {
+		return (await (await fetch(`${this.url}/types/${list}.json`, { headers: { Cookie: this.cookie } })).json()) as TypeDescription[];
 	}
 
-	async getWorkflow(id: string): Promise<Record<string, unknown>> {
-		return await this.request<Record<string, unknown>>('GET', `/workflows/${id}`);
+	async getWorkflow(id: string): Promise<Record<string, unknown> & { versionId: string }> {
+		return await this.request('GET', `/workflows/${id}`);
+	}
+
+	/** Saves changed parts of a stored workflow, as the editor's Save does. */
+	async updateWorkflow(id: string, changes: Record<string, unknown>): Promise<void> {
+		await this.request('PATCH', `/workflows/${id}`, { ...changes, versionId: (await this.getWorkflow(id)).versionId });
 	}
 
 	/** Activates a workflow as the editor's toggle does: n8n 2.x's activate endpoint, n8n 1.x's PATCH. */
 	async activateWorkflow(id: string): Promise<void> {
-		const { versionId } = (await this.getWorkflow(id)) as { versionId: string };
-		try {
-			await this.request('POST', `/workflows/${id}/activate`, { versionId });
-		} catch (error) {
+		await this.request('POST', `/workflows/${id}/activate`, { versionId: (await this.getWorkflow(id)).versionId }).catch(async (error: unknown) => {
 			if (!(error instanceof RestError) || error.status !== 404) throw error;
-			await this.request('PATCH', `/workflows/${id}`, { active: true, versionId });
-		}
+			await this.updateWorkflow(id, { active: true });
+		});
 	}
 
-	/** What the editor's "Execute workflow" does: a manual run from the given trigger node. */
-	async runWorkflow(id: string, triggerName: string): Promise<string> {
-		const workflowData = await this.getWorkflow(id);
-		const result = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
-			'POST',
-			`/workflows/${id}/run`,
-			{ workflowData, triggerToStartFrom: { name: triggerName } },
-		);
+	/** What the editor's "Execute workflow" does: a manual run of the stored workflow from the given trigger. */
+	async runWorkflow(id: string, trigger: string = MANUAL_TRIGGER): Promise<string> {
+		const body = { workflowData: await this.getWorkflow(id), triggerToStartFrom: { name: trigger } };
+		const result = await this.request<{ executionId?: string }>('POST', `/workflows/${id}/run`, body);
 		if (!result.executionId) throw new Error(`Workflow ${id} did not start: ${JSON.stringify(result)}`);
 		return result.executionId;
 	}
 
-	async waitForExecution(executionId: string, timeoutMs = 60_000): Promise<ExecutionSummary> {
-		const deadline = Date.now() + timeoutMs;
+	/** Runs a workflow ({@link runWorkflow}) and waits until its execution has one of the statuses `until`. */
+	async execute(workflowId: string, options: { trigger?: string; until?: string[]; deadlineMs?: number } = {}): Promise<ExecutionSummary> {
+		const { trigger = MANUAL_TRIGGER, until = FINISHED, deadlineMs } = options;
+		return await this.statusBecomes(await this.runWorkflow(workflowId, trigger), until, deadlineMs);
+	}
+
+	async execution(id: string): Promise<Execution> {
+		type Row = { status: string; stoppedAt?: string; data?: string } | null;
+		const row = await this.request<Row>('GET', `/executions/${id}`).catch((error: unknown) => {
+			// Queue mode: the row may appear a moment after the run was accepted.
+			if (error instanceof RestError && error.status === 404) return null;
+			throw error;
+		});
+		return { id, status: row?.status ?? 'unknown', stoppedAt: row?.stoppedAt, data: row?.data ? parseFlatted(row.data) : undefined };
+	}
+
+	/** Polls until the execution has one of the `wanted` statuses and its run data (the deadline is against hanging, not a speed bound). */
+	async statusBecomes(id: string, wanted: string[] = FINISHED, deadlineMs = 120_000): Promise<ExecutionSummary> {
+		const deadline = Date.now() + deadlineMs;
 		for (;;) {
-			const execution = await this.request<{ id: string; status: string; finished: boolean; data?: string } | null>(
-				'GET',
-				`/executions/${executionId}`,
-			).catch((error: unknown) => {
-				// Queue mode: the row may appear a moment after the run was accepted.
-				if (error instanceof RestError && error.status === 404) return null;
-				throw error;
-			});
-			const status = execution?.status ?? 'unknown';
-			if (execution && !['new', 'running', 'waiting', 'unknown'].includes(status) && execution.data) {
-				return { id: execution.id, status, data: flatted().parse(execution.data) as RunExecutionData };
-			}
-			if (Date.now() > deadline) throw new Error(`Execution ${executionId} still ${status} after ${timeoutMs / 1000} s`);
+			const execution = await this.execution(id);
+			if (wanted.includes(execution.status) && execution.data) return execution as ExecutionSummary;
+			if (Date.now() > deadline) throw new Error(`execution ${id} is ${execution.status}, not ${wanted.join(' or ')}`);
 			await delay(300);
 		}
 	}
 
 	/** `POST /rest/credentials/test` as the editor's "Retry"/"Save" does it; returns n8n's verdict. */
 	async testCredential(credential: CredentialFixture): Promise<{ status: string; message: string }> {
-		return await this.request<{ status: string; message: string }>('POST', '/credentials/test', {
-			credentials: credential,
-		});
+		return await this.request<{ status: string; message: string }>('POST', '/credentials/test', { credentials: credential });
 	}
 }

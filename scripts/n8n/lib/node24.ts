@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { run } from './process';
 
 const NODE_MAJOR = 24;
+/** The npm package holding this platform's `node` binary and headers. */
+const PLATFORM_PACKAGE = `node-${process.platform}-${process.arch}`;
 
 export interface NodeRuntime {
 	/** The `node` executable. */
@@ -23,7 +25,7 @@ export interface NodeRuntime {
 
 function paths(cacheDir: string): { dir: string; packageDir: string } {
 	const dir = join(cacheDir, `node-${NODE_MAJOR}`);
-	return { dir, packageDir: join(dir, 'node_modules', `node-${process.platform}-${process.arch}`) };
+	return { dir, packageDir: join(dir, 'node_modules', PLATFORM_PACKAGE) };
 }
 
 function runtimeIn(packageDir: string): NodeRuntime | undefined {
@@ -44,19 +46,15 @@ export async function ensureNode24(cacheDir: string, log: (line: string) => void
 	if (ready) return ready;
 	const started = Date.now();
 	const staging = `${dir}.tmp-${process.pid}`;
-	const platformPackage = `node-${process.platform}-${process.arch}@${NODE_MAJOR}`;
+	const platformPackage = `${PLATFORM_PACKAGE}@${NODE_MAJOR}`;
 	log(`Installing Node ${NODE_MAJOR} (${platformPackage} from the npm registry) into ${dir}…`);
 	rmSync(staging, { recursive: true, force: true });
 	mkdirSync(staging, { recursive: true });
 	try {
 		// Its own package.json: npm reads no .npmrc of the repository from here.
 		writeFileSync(join(staging, 'package.json'), JSON.stringify({ private: true }));
-		await run('npm install node', 'npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', platformPackage], {
-			cwd: staging,
-		});
-		if (!runtimeIn(join(staging, 'node_modules', `node-${process.platform}-${process.arch}`))) {
-			throw new Error(`${platformPackage} installed without bin/node or its headers`);
-		}
+		await run('npm install node', 'npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', platformPackage], { cwd: staging });
+		if (!runtimeIn(join(staging, 'node_modules', PLATFORM_PACKAGE))) throw new Error(`${platformPackage} installed without bin/node or its headers`);
 		if (!runtimeIn(packageDir)) {
 			rmSync(dir, { recursive: true, force: true });
 			renameSync(staging, dir);

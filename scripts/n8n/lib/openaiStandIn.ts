@@ -2,15 +2,19 @@
  * A scripted stand-in for an OpenAI-compatible chat model, for end-to-end runs of n8n's AI Agent
  * without a real model. n8n's OpenAI Chat Model node (credential Base URL
  * `http://127.0.0.1:<port>/v1`, Responses API off) calls `POST /v1/chat/completions`; the
- * stand-in answers each conversation from a script: on the user's turn it asks for a tool call,
- * once a tool result is in the conversation it answers with a final text that quotes the result.
+ * stand-in answers each conversation from a script: on the user's turn it asks for the tool call
+ * whose phrase the user's message contains (none: a text answer); once a tool result is in the
+ * conversation it answers with a final text that quotes the result.
  * Every request body is recorded, so a check can assert the tool definitions the model was given
  * and the tool results it read. Non-streaming answers, with a streamed (SSE) variant in case the
  * client asks for one. Node built-ins only.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+import type { NodeFixture } from './examples';
+import type { CredentialFixture } from './n8n';
 
 export interface ChatMessage {
 	role: string;
@@ -33,39 +37,49 @@ export interface ChatRequest {
 	[key: string]: unknown;
 }
 
-export interface RecordedChat {
-	path: string;
-	body: ChatRequest;
-}
-
 /** A scripted tool call: which tool (by n8n's tool name) with which arguments. */
 export interface ScriptedCall {
 	tool: string;
 	arguments: Record<string, unknown>;
 }
 
-/**
- * The script: given the text of the conversation's last user message, the tool call to ask
- * for, or undefined to answer with text right away.
- */
-export type Script = (userText: string) => ScriptedCall | undefined;
+/** The OpenAI credential the examples' chat model uses, pointed at the stand-in. */
+export const standInCredential = (standIn: OpenAiStandIn): CredentialFixture => ({
+	id: 'mcnOpenAiCred001',
+	name: 'OpenAI account',
+	type: 'openAiApi',
+	data: { apiKey: 'sk-standin-not-a-real-key', url: standIn.baseUrl },
+});
+
+/** n8n's OpenAI Chat Model node on that credential, Responses API off, as in examples/ai-agent-template-send.json. */
+export const chatModelNode = (): NodeFixture => ({
+	name: 'OpenAI Chat Model',
+	type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+	typeVersion: 1.3,
+	parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4.1-mini' }, responsesApiEnabled: false, options: {} },
+	credentials: { openAiApi: { id: 'mcnOpenAiCred001', name: 'OpenAI account' } },
+});
+
+export interface ToolResult {
+	toolCallId: string;
+	tool: string;
+	arguments: Record<string, unknown>;
+	content: string;
+}
 
 export interface OpenAiStandIn {
 	/** e.g. http://127.0.0.1:41234/v1 — the credential's Base URL. */
 	baseUrl: string;
-	requests: RecordedChat[];
+	/** Every chat request's body, in order. */
+	requests: ChatRequest[];
 	/** The tool results (role "tool" messages) the model was sent, in order, with the call they answer. */
-	toolResults(): Array<{ toolCallId: string; tool: string; arguments: Record<string, unknown>; content: string }>;
+	toolResults(): ToolResult[];
 	stop(): Promise<void>;
 }
 
 function text(content: unknown): string {
 	if (typeof content === 'string') return content;
-	if (Array.isArray(content)) {
-		return content
-			.map((part) => (typeof part === 'string' ? part : ((part as { text?: unknown }).text ?? '')))
-			.join('');
-	}
+	if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : ((part as { text?: unknown }).text ?? ''))).join('');
 	return content === undefined || content === null ? '' : JSON.stringify(content);
 }
 
@@ -103,16 +117,26 @@ function stream(res: ServerResponse, model: string, message: Record<string, unkn
 	const delta = { role: 'assistant', content: message.content ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
 	res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
 	res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }] })}\n\n`);
-	res.write(
-		`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } })}\n\n`,
-	);
+	res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } })}\n\n`);
 	res.end('data: [DONE]\n\n');
 }
 
-export async function startOpenAiStandIn(script: Script): Promise<OpenAiStandIn> {
-	const requests: RecordedChat[] = [];
-	const sockets = new Set<Socket>();
+/** Starts the stand-in on a free port; `calls` is its script: the tool call to ask for, by a phrase of the user's message. */
+export async function startOpenAiStandIn(calls: Record<string, ScriptedCall>): Promise<OpenAiStandIn> {
+	const requests: ChatRequest[] = [];
 	let callCount = 0;
+
+	/** The assistant's next message in the conversation and why it ends there. */
+	const answer = (messages: ChatMessage[]): [Record<string, unknown>, string] => {
+		const last = messages.at(-1);
+		// The tool answered: end the turn with a text that quotes what the tool returned.
+		if (last?.role === 'tool') return [{ role: 'assistant', content: `Tool result: ${text(last.content)}` }, 'stop'];
+		const user = text([...messages].reverse().find((candidate) => candidate.role === 'user')?.content);
+		const call = Object.entries(calls).find(([phrase]) => user.includes(phrase))?.[1];
+		if (!call) return [{ role: 'assistant', content: 'Nothing to do.' }, 'stop'];
+		const toolCall = { id: `call_standin_${++callCount}`, type: 'function', function: { name: call.tool, arguments: JSON.stringify(call.arguments) } };
+		return [{ role: 'assistant', content: null, tool_calls: [toolCall] }, 'tool_calls'];
+	};
 
 	const server = createServer((req, res) => {
 		void (async () => {
@@ -125,51 +149,20 @@ export async function startOpenAiStandIn(script: Script): Promise<OpenAiStandIn>
 				send(res, 404, { error: { message: `The stand-in does not serve ${req.method ?? ''} ${path}`, type: 'invalid_request_error' } });
 				return;
 			}
-			const raw = await readBody(req);
 			let body: ChatRequest;
 			try {
-				body = JSON.parse(raw) as ChatRequest;
+				body = JSON.parse(await readBody(req)) as ChatRequest;
 			} catch {
 				send(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
 				return;
 			}
-			requests.push({ path, body });
-			const model = body.model ?? 'gpt-standin';
-			const messages = Array.isArray(body.messages) ? body.messages : [];
-			const last = messages[messages.length - 1];
-			let message: Record<string, unknown>;
-			let finish: string;
-			if (last?.role === 'tool') {
-				// The tool answered: end the turn with a text that quotes what the tool returned.
-				message = { role: 'assistant', content: `Tool result: ${text(last.content)}` };
-				finish = 'stop';
-			} else {
-				const user = [...messages].reverse().find((candidate) => candidate.role === 'user');
-				const call = script(text(user?.content));
-				if (call) {
-					callCount++;
-					message = {
-						role: 'assistant',
-						content: null,
-						tool_calls: [
-							{ id: `call_standin_${callCount}`, type: 'function', function: { name: call.tool, arguments: JSON.stringify(call.arguments) } },
-						],
-					};
-					finish = 'tool_calls';
-				} else {
-					message = { role: 'assistant', content: 'Nothing to do.' };
-					finish = 'stop';
-				}
-			}
-			if (body.stream === true) stream(res, model, message, finish);
-			else send(res, 200, completion(model, message, finish));
+			requests.push(body);
+			const [message, finish] = answer(Array.isArray(body.messages) ? body.messages : []);
+			if (body.stream === true) stream(res, body.model ?? 'gpt-standin', message, finish);
+			else send(res, 200, completion(body.model ?? 'gpt-standin', message, finish));
 		})().catch((error: unknown) => {
 			send(res, 500, { error: { message: error instanceof Error ? error.message : String(error), type: 'server_error' } });
 		});
-	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
 	});
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
@@ -177,30 +170,15 @@ export async function startOpenAiStandIn(script: Script): Promise<OpenAiStandIn>
 	});
 	const { port } = server.address() as AddressInfo;
 
-	const toolResults: OpenAiStandIn['toolResults'] = () => {
-		const found = new Map<string, { toolCallId: string; tool: string; arguments: Record<string, unknown>; content: string }>();
-		for (const { body } of requests) {
-			const calls = new Map<string, { tool: string; arguments: Record<string, unknown> }>();
-			for (const message of body.messages ?? []) {
-				for (const call of message.tool_calls ?? []) {
-					let args: Record<string, unknown> = {};
-					try {
-						args = JSON.parse(call.function.arguments) as Record<string, unknown>;
-					} catch {
-						// Kept empty: the arguments are the stand-in's own, always JSON.
-					}
-					calls.set(call.id, { tool: call.function.name, arguments: args });
-				}
-				if (message.role === 'tool' && message.tool_call_id && !found.has(message.tool_call_id)) {
-					const call = calls.get(message.tool_call_id);
-					found.set(message.tool_call_id, {
-						toolCallId: message.tool_call_id,
-						tool: call?.tool ?? message.name ?? '',
-						arguments: call?.arguments ?? {},
-						content: text(message.content),
-					});
-				}
-			}
+	const toolResults = (): ToolResult[] => {
+		const calls = new Map<string, { tool: string; arguments: Record<string, unknown> }>();
+		const found = new Map<string, ToolResult>();
+		for (const message of requests.flatMap((body) => body.messages ?? [])) {
+			// The calls' arguments are the stand-in's own, always JSON.
+			for (const call of message.tool_calls ?? []) calls.set(call.id, { tool: call.function.name, arguments: JSON.parse(call.function.arguments) as Record<string, unknown> });
+			const id = message.tool_call_id;
+			if (message.role !== 'tool' || !id || found.has(id)) continue;
+			found.set(id, { toolCallId: id, tool: calls.get(id)?.tool ?? message.name ?? '', arguments: calls.get(id)?.arguments ?? {}, content: text(message.content) });
 		}
 		return [...found.values()];
 	};
@@ -210,7 +188,7 @@ export async function startOpenAiStandIn(script: Script): Promise<OpenAiStandIn>
 		requests,
 		toolResults,
 		stop: async () => {
-			for (const socket of sockets) socket.destroy();
+			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};

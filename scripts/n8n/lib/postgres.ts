@@ -10,7 +10,7 @@ import { chownSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { makeTempDir } from './install';
-import { delay, freePort, run, spawnGroup } from './process';
+import { freePort, run, spawnGroup, whenReady } from './process';
 import { step } from './stack';
 
 /** The newest Debian Postgres install (`/usr/lib/postgresql/<major>/bin`), or `PG_BIN`. */
@@ -51,12 +51,7 @@ export async function startPostgres(): Promise<Record<string, string>> {
 			]),
 			{ cwd: dir, logFile: join(dir, 'postgres.log') },
 		);
-		// A deadline against a server that never starts; on a busy machine start-up can take a while.
-		const deadline = Date.now() + 120_000;
-		while (!server.output().includes('database system is ready to accept connections')) {
-			if (Date.now() > deadline) throw new Error(`Postgres did not start:\n${server.output()}`);
-			await delay(100);
-		}
+		await whenReady(server, 120_000, () => server.output().includes('database system is ready to accept connections'));
 		await run('createdb', join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database]);
 	});
 	return {

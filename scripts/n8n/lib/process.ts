@@ -5,14 +5,13 @@
  * are killed.
  */
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 export interface Group {
 	name: string;
 	pid: number;
-	child: ChildProcess;
 	/** Resolves with the exit code (or the signal's name) once the leader has exited. */
 	exited: Promise<number | string>;
 	/** Everything the process wrote, as far as kept in memory (the last 200 KB). */
@@ -21,21 +20,14 @@ export interface Group {
 
 const groups = new Set<Group>();
 
-function groupAlive(pid: number): boolean {
+/** Sends `signal` to the whole group (0: none, to see whether it is alive); false if the group is gone. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 	try {
-		process.kill(-pid, 0);
+		process.kill(-pid, signal);
 		return true;
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
 		throw error;
-	}
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-	try {
-		process.kill(-pid, signal);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
 	}
 }
 
@@ -45,12 +37,8 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
  * would, for example, keep sqlite3 from being built for n8n.
  */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE_OPTIONS') continue;
-		env[key] = value;
-	}
-	return { ...env, ...extra };
+	const kept = Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && key !== 'INIT_CWD' && key !== 'NODE_OPTIONS');
+	return { ...Object.fromEntries(kept), ...extra };
 }
 
 export interface SpawnOptions {
@@ -63,12 +51,7 @@ export interface SpawnOptions {
 }
 
 export function spawnGroup(name: string, command: string, args: string[], options: SpawnOptions = {}): Group {
-	const child = spawn(command, args, {
-		cwd: options.cwd,
-		env: options.env ?? cleanEnv(),
-		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? cleanEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	if (child.pid === undefined) throw new Error(`${name}: could not start ${command}`);
 	const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
 	let kept = '';
@@ -96,9 +79,24 @@ export function spawnGroup(name: string, command: string, args: string[], option
 			resolve('spawn-error');
 		});
 	});
-	const group: Group = { name, pid: child.pid, child, exited, output: () => kept };
+	const group: Group = { name, pid: child.pid, exited, output: () => kept };
 	groups.add(group);
 	return group;
+}
+
+/**
+ * Polls `ready` until it holds; fails if the group exits first, or after `timeoutMs`: a deadline
+ * against a server that never starts (on a busy machine start-up can take a while).
+ */
+export async function whenReady(group: Group, timeoutMs: number, ready: () => boolean | Promise<boolean>): Promise<void> {
+	let exitCode: number | string | undefined;
+	void group.exited.then((code) => (exitCode = code));
+	const deadline = Date.now() + timeoutMs;
+	while (!(await ready())) {
+		if (exitCode !== undefined) throw new Error(`${group.name} exited (${exitCode}) before it was ready:\n${tail(group.output(), 30)}`);
+		if (Date.now() > deadline) throw new Error(`${group.name} was not ready after ${timeoutMs / 1000} s:\n${tail(group.output(), 30)}`);
+		await delay(250);
+	}
 }
 
 /** SIGTERM to the whole group, then SIGKILL to whatever is left after `graceMs`. */
@@ -106,8 +104,8 @@ export async function stopGroup(group: Group, graceMs = 10_000): Promise<void> {
 	if (!groups.has(group)) return;
 	signalGroup(group.pid, 'SIGTERM');
 	const deadline = Date.now() + graceMs;
-	while (groupAlive(group.pid) && Date.now() < deadline) await delay(100);
-	if (groupAlive(group.pid)) signalGroup(group.pid, 'SIGKILL');
+	while (signalGroup(group.pid, 0) && Date.now() < deadline) await delay(100);
+	signalGroup(group.pid, 'SIGKILL');
 	await Promise.race([group.exited, delay(2000)]);
 	groups.delete(group);
 }
@@ -133,21 +131,14 @@ export interface CommandResult {
 }
 
 /** Runs a command to completion in its own group (so Ctrl-C handling can stop it too). */
-export async function run(
-	name: string,
-	command: string,
-	args: string[],
-	options: SpawnOptions & { allowFailure?: boolean } = {},
-): Promise<CommandResult> {
+export async function run(name: string, command: string, args: string[], options: SpawnOptions & { allowFailure?: boolean } = {}): Promise<CommandResult> {
 	const group = spawnGroup(name, command, args, options);
 	const code = await group.exited;
 	// The leader is gone; make sure nothing it started lingers.
 	signalGroup(group.pid, 'SIGKILL');
 	groups.delete(group);
 	const output = group.output();
-	if (code !== 0 && !options.allowFailure) {
-		throw new Error(`${name} failed (${command} ${args.join(' ')} → ${code}):\n${tail(output, 40)}`);
-	}
+	if (code !== 0 && !options.allowFailure) throw new Error(`${name} failed (${command} ${args.join(' ')} → ${code}):\n${tail(output, 40)}`);
 	return { code, output };
 }
 
@@ -161,20 +152,11 @@ export function delay(ms: number): Promise<void> {
 
 /** A port that was free a moment ago: bind port 0 on 127.0.0.1 and give it back. */
 export async function freePort(): Promise<number> {
-	return await new Promise<number>((resolve, reject) => {
-		const server = createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			if (address === null || typeof address === 'string') {
-				server.close();
-				reject(new Error('no port'));
-				return;
-			}
-			server.close(() => resolve(address.port));
-		});
-	});
+	const server = createServer().unref();
+	await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise((resolve) => server.close(resolve));
+	return port;
 }
 
 /** Whether something listens on 127.0.0.1:port already. */
@@ -249,16 +231,13 @@ export function installCleanup(beforeExit?: () => Promise<void>, { signalExitCod
 		killAllNow();
 		removeTempDirs();
 	});
-	process.on('uncaughtException', (error) => {
-		process.stderr.write(`${error.stack ?? error.message}\n`);
-		killAllNow();
-		process.exit(1);
-	});
-	process.on('unhandledRejection', (reason) => {
+	const die = (reason: unknown): void => {
 		process.stderr.write(`${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
 		killAllNow();
 		process.exit(1);
-	});
+	};
+	process.on('uncaughtException', die);
+	process.on('unhandledRejection', die);
 }
 
 export function elapsed(since: number): string {

@@ -3,33 +3,27 @@
  * a fresh user folder like a community package, the sandbox credential and the examples
  * imported, n8n started, the owner set up and logged in.
  */
-import { join } from 'node:path';
-
 import type { CredentialFixture, N8nProcess } from './n8n';
-import { importFixtures, N8nClient, n8nEnv, startN8n } from './n8n';
+import { importFixtures, N8nClient, startN8n } from './n8n';
 import { ensureN8n, installPackageInto, makeTempDir, packPackage } from './install';
-import { elapsed, freePort } from './process';
+import { elapsed } from './process';
 
-export interface Timing {
-	step: string;
-	seconds: number;
-}
-
-export const timings: Timing[] = [];
+/** Every step's name and seconds, printed at the end. */
+const timings: Array<[string, number]> = [];
 
 /** Runs one named step, printing when it starts and how long it took. */
 export async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
 	const started = Date.now();
 	console.log(`→ ${name}…`);
 	const result = await work();
-	timings.push({ step: name, seconds: (Date.now() - started) / 1000 });
+	timings.push([name, (Date.now() - started) / 1000]);
 	console.log(`✓ ${name} (${elapsed(started)})`);
 	return result;
 }
 
 export function printTimings(): void {
 	console.log('\nTimings:');
-	for (const { step: name, seconds } of timings) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${name}`);
+	for (const [name, seconds] of timings) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${name}`);
 }
 
 export interface Stack {
@@ -54,22 +48,11 @@ export interface LaunchOptions {
 export async function launch(options: LaunchOptions): Promise<Stack> {
 	await step(`n8n install (.cache/)`, async () => await ensureN8n());
 	const userFolder = makeTempDir(options.label);
-	const packageDir = await step('pack the package and install it into the n8n user folder', async () => {
-		const tarball = await packPackage(userFolder);
-		return await installPackageInto(userFolder, tarball);
-	});
+	const packageDir = await step('pack the package and install it into the n8n user folder', async () => await installPackageInto(userFolder, await packPackage(userFolder)));
 	if ((options.credentials?.length ?? 0) > 0 || (options.workflows?.length ?? 0) > 0) {
-		await step('import credential and workflows (n8n CLI)', async () => {
-			const env = n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), extra: options.extraEnv });
-			await importFixtures(env, join(userFolder, 'import'), {
-				credentials: options.credentials,
-				workflows: options.workflows,
-			});
-		});
+		await step('import credential and workflows (n8n CLI)', async () => await importFixtures(userFolder, options.extraEnv, options));
 	}
-	const n8n = await step('start n8n', async () =>
-		await startN8n({ userFolder, port: options.port, extraEnv: options.extraEnv, echo: options.echo }),
-	);
+	const n8n = await step('start n8n', async () => await startN8n({ userFolder, port: options.port, extraEnv: options.extraEnv, echo: options.echo }));
 	const client = new N8nClient(n8n.url);
 	await step('owner account and login', async () => await client.setupOwnerOrLogin());
 	return { userFolder, packageDir, n8n, client };
