@@ -6,99 +6,20 @@
  * operation's `prepare(itemIndex)` — read parameters with n8n's getNodeParameter (expressions
  * resolved by n8n), build the body, validate it with zod — for every item, and times that. It
  * also records which getNodeParameter calls `prepare` makes and times replaying just those calls,
- * so the node's own share (build + validate) is `prepare − reads`. Nothing is sent.
+ * so the node's own share (build + validate) is `prepare − reads`. Nothing is sent. The cases are
+ * the demo's four sends (inProcess.ts), each with every field given as is and from the item.
  */
 import { join } from 'node:path';
 
-import type { IDataObject, IExecuteFunctions, INodeParameters, INodeType } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeType } from 'n8n-workflow';
 
 import type { PrepareCost, PrepareResult } from './common';
-import { API_KEY, REPO_ROOT, median, receiveInput, report } from './common';
+import { API_KEY, REPO_ROOT, median, report, runChild } from './common';
+import { EXAMPLE_SENDS, inProcessRunner } from './inProcess';
 
 type Prepare = (this: IExecuteFunctions, itemIndex: number) => unknown;
-
-interface Case {
-	operation: string;
-	resource: string;
-	name: string;
-	literal: INodeParameters;
-	expressions: INodeParameters;
-}
-
-const FROM = '+628110000000';
-
-const CASES: Case[] = [
-	{
-		operation: 'Chat → Send Template',
-		resource: 'chatMessage',
-		name: 'sendTemplate',
-		literal: {
-			from: FROM,
-			to: '+6281234567890',
-			templateName: 'order_shipped',
-			templateContent: 'Halo {{1}}, pesanan {{2}} sudah dikirim.',
-			bodyParameters: { parameter: [{ text: 'Budi' }, { text: 'A-1042' }] },
-			headerImageUrl: 'https://cdn.example.com/shipped.png',
-			quickReplyButtons: { button: [{ index: '0', payload: 'track-A-1042' }, { index: '1', payload: 'help' }] },
-		},
-		expressions: {
-			from: FROM,
-			to: '={{ $json.phone }}',
-			templateName: 'order_shipped',
-			templateContent: 'Halo {{1}}, pesanan {{2}} sudah dikirim.',
-			bodyParameters: { parameter: [{ text: '={{ $json.name }}' }, { text: '={{ $json.order }}' }] },
-			headerImageUrl: 'https://cdn.example.com/shipped.png',
-			quickReplyButtons: {
-				button: [{ index: '0', payload: '={{ "track-" + $json.order }}' }, { index: '1', payload: 'help' }],
-			},
-		},
-	},
-	{
-		operation: 'Chat → Send Media',
-		resource: 'chatMessage',
-		name: 'sendMedia',
-		literal: {
-			from: FROM,
-			to: '+6281234567890',
-			mediaType: 'document',
-			mediaUrl: 'https://cdn.example.com/invoice-A-1042.pdf',
-		},
-		expressions: {
-			from: FROM,
-			to: '={{ $json.phone }}',
-			mediaType: 'document',
-			mediaUrl: '={{ "https://cdn.example.com/invoice-" + $json.order + ".pdf" }}',
-		},
-	},
-	{
-		operation: 'SMS → Send SMS',
-		resource: 'sms',
-		name: 'send',
-		literal: { phoneNumber: '+6281234567890', message: 'Kode verifikasi Anda: 734201' },
-		expressions: { phoneNumber: '={{ $json.phone }}', message: '=Kode verifikasi Anda: {{ $json.code }}' },
-	},
-	{
-		operation: 'Combined → Send with Failover',
-		resource: 'combined',
-		name: 'sendWithFailover',
-		literal: {
-			from: FROM,
-			to: '+6281234567890',
-			templateName: 'otp',
-			bodyParameters: { parameter: [{ text: '734201' }] },
-			smsPhoneNumber: '+6281234567890',
-			smsMessage: 'Kode verifikasi Anda: 734201',
-		},
-		expressions: {
-			from: FROM,
-			to: '={{ $json.phone }}',
-			templateName: 'otp',
-			bodyParameters: { parameter: [{ text: '={{ $json.code }}' }] },
-			smsPhoneNumber: '={{ $json.phone }}',
-			smsMessage: '=Kode verifikasi Anda: {{ $json.code }}',
-		},
-	},
-];
+type ParameterCall = Parameters<IExecuteFunctions['getNodeParameter']>;
+type Timings = Record<'prepareUs' | 'readUs' | 'prepareCpuUs' | 'readCpuUs', number[]>;
 
 function items(count: number): IDataObject[] {
 	return Array.from({ length: count }, (_, index) => ({
@@ -109,27 +30,23 @@ function items(count: number): IDataObject[] {
 	}));
 }
 
-type ParameterCall = Parameters<IExecuteFunctions['getNodeParameter']>;
-
-/** The getNodeParameter calls one `prepare` makes, recorded on a proxy of the real context. */
+/** The getNodeParameter calls one `prepare` makes, recorded by wrapping the real context's method for one call. */
 function recordReads(context: IExecuteFunctions, prepare: Prepare): ParameterCall[] {
 	const calls: ParameterCall[] = [];
-	const recorder = new Proxy(context, {
-		get(target, key) {
-			if (key === 'getNodeParameter') {
-				return (...args: ParameterCall) => {
-					calls.push(args);
-					return (target.getNodeParameter as (...a: ParameterCall) => unknown)(...args);
-				};
-			}
-			const value: unknown = Reflect.get(target, key, target);
-			return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-		},
-	});
-	prepare.call(recorder, 0);
+	const getNodeParameter = context.getNodeParameter as (...args: ParameterCall) => unknown;
+	context.getNodeParameter = ((...args: ParameterCall) => {
+		calls.push(args);
+		return getNodeParameter.apply(context, args);
+	}) as IExecuteFunctions['getNodeParameter'];
+	try {
+		prepare.call(context, 0);
+	} finally {
+		context.getNodeParameter = getNodeParameter as IExecuteFunctions['getNodeParameter'];
+	}
 	return calls;
 }
 
+/** Our node's description, its execute replaced: `reps` timed passes of `prepare`, then of its reads alone. */
 function probeNode(real: INodeType, prepare: Prepare, reps: number): INodeType {
 	return {
 		description: real.description,
@@ -137,82 +54,61 @@ function probeNode(real: INodeType, prepare: Prepare, reps: number): INodeType {
 			const count = this.getInputData().length;
 			const reads = recordReads(this, prepare);
 			const getNodeParameter = this.getNodeParameter as (...args: ParameterCall) => unknown;
-			const prepareUs: number[] = [];
-			const readUs: number[] = [];
-			const prepareCpuUs: number[] = [];
-			const readCpuUs: number[] = [];
+			const timings: Timings = { prepareUs: [], readUs: [], prepareCpuUs: [], readCpuUs: [] };
 			let sink = 0;
 			const cpu = () => {
 				const { user, system } = process.cpuUsage();
 				return user + system;
 			};
+			/** Times `pass` over every item: µs per item, elapsed and of CPU. */
+			const time = (wall: number[], cpuTime: number[], pass: (index: number) => void) => {
+				const cpuStarted = cpu();
+				const started = process.hrtime.bigint();
+				for (let index = 0; index < count; index++) pass(index);
+				wall.push(Number(process.hrtime.bigint() - started) / 1000 / count);
+				cpuTime.push((cpu() - cpuStarted) / count);
+			};
 			for (let rep = 0; rep < reps; rep++) {
-				let cpuStarted = cpu();
-				let started = process.hrtime.bigint();
-				for (let index = 0; index < count; index++) {
+				time(timings.prepareUs, timings.prepareCpuUs, (index) => {
 					if (prepare.call(this, index)) sink++;
-				}
-				prepareUs.push(Number(process.hrtime.bigint() - started) / 1000 / count);
-				prepareCpuUs.push((cpu() - cpuStarted) / count);
-				cpuStarted = cpu();
-				started = process.hrtime.bigint();
-				for (let index = 0; index < count; index++) {
+				});
+				time(timings.readUs, timings.readCpuUs, (index) => {
 					for (const [name, , fallback, options] of reads) {
 						if (getNodeParameter(name, index, fallback, options) !== undefined) sink++;
 					}
-				}
-				readUs.push(Number(process.hrtime.bigint() - started) / 1000 / count);
-				readCpuUs.push((cpu() - cpuStarted) / count);
+				});
 			}
-			const json = { prepareUs, readUs, prepareCpuUs, readCpuUs, sink, reads: reads.map(([name]) => name) };
-			return [[{ json, pairedItem: { item: 0 } }]];
+			return [[{ json: { ...timings, sink, reads: reads.map(([name]) => name) }, pairedItem: { item: 0 } }]];
 		},
 	};
 }
 
-async function main(): Promise<void> {
-	const { quick } = await receiveInput<{ quick: boolean }>();
+/** The first rep is a warm-up (JIT, n8n's expression cache); the medians are over the rest. */
+function cost(prepareReps: number[], readReps: number[]): PrepareCost {
+	const prepareUs = median(prepareReps.slice(1));
+	const readUs = median(readReps.slice(1));
+	return { prepareUs, readUs, buildValidateUs: prepareUs - readUs, reps: prepareReps.slice(1) };
+}
+
+runChild<{ quick: boolean }>(async ({ quick }) => {
 	// Items per run (expressions cost far more per item), and timed passes after one warm-up pass.
 	const ITEMS = quick ? { literal: 200, expressions: 100 } : { literal: 2000, expressions: 1000 };
 	const PASSES = quick ? 1 : 5;
-	const { createEngineRunner } = await import('../../harness/workflowRunner');
-	const dist = join(REPO_ROOT, 'dist', 'nodes', 'MultiChannelNotification');
-	const { MultiChannelNotification } = (await import(join(dist, 'MultiChannelNotification.node.js'))) as typeof import(
-		'../../nodes/MultiChannelNotification/MultiChannelNotification.node'
-	);
-	const { MultiChannelNotificationApi } = (await import(
-		join(REPO_ROOT, 'dist', 'credentials', 'MultiChannelNotificationApi.credentials.js')
-	)) as typeof import('../../credentials/MultiChannelNotificationApi.credentials');
-	const operations = ((await import(join(dist, 'actions/registry.js'))) as { registry: Record<string, Record<string, { prepare: Prepare }>> })
-		.registry;
-	const real = new MultiChannelNotification();
+	const registry = join(REPO_ROOT, 'dist', 'nodes', 'MultiChannelNotification', 'actions', 'registry.js');
+	const operations = ((await import(registry)) as { registry: Record<string, Record<string, { prepare: Prepare }>> }).registry;
 	const results: PrepareResult[] = [];
-	for (const testCase of CASES) {
+	for (const send of EXAMPLE_SENDS) {
+		const prepare = operations[send.resource][send.name].prepare;
+		// Nothing is sent: the credential points at a closed port.
+		const run = await inProcessRunner('https://127.0.0.1:9', API_KEY, {
+			node: (ours) => ({ ...ours, nodeType: probeNode(ours.nodeType as INodeType, prepare, PASSES + 1) }),
+		});
 		for (const mode of ['literal', 'expressions'] as const) {
-			const prepare = operations[testCase.resource][testCase.name].prepare;
-			const run = createEngineRunner({
-				typeName: 'n8n-nodes-multichannel-notification.multiChannelNotification',
-				typeVersion: 1,
-				nodeType: probeNode(real, prepare, PASSES + 1),
-				parameters: { resource: testCase.resource, operation: testCase.name, ...testCase[mode] },
-				credentials: {
-					multiChannelNotificationApi: {
-						type: new MultiChannelNotificationApi(),
-						data: { apiKey: API_KEY, baseUrl: 'https://127.0.0.1:9' },
-					},
-				},
-			});
-			const { output, error } = await run(items(ITEMS[mode]));
-			if (error || !output?.[0]) throw new Error(`${testCase.operation} (${mode}): ${error?.message ?? 'no output'}`);
-			// The first rep is a warm-up (JIT, n8n's expression cache); the medians are over the rest.
-			const json = output[0].json as Record<'prepareUs' | 'readUs' | 'prepareCpuUs' | 'readCpuUs', number[]>;
-			const cost = (prepareReps: number[], readReps: number[]): PrepareCost => {
-				const prepareUs = median(prepareReps.slice(1));
-				const readUs = median(readReps.slice(1));
-				return { prepareUs, readUs, buildValidateUs: prepareUs - readUs, reps: prepareReps.slice(1) };
-			};
+			const { output, error } = await run({ resource: send.resource, operation: send.name, ...send[mode] }, items(ITEMS[mode]));
+			if (error || !output?.[0]) throw new Error(`${send.operation} (${mode}): ${error?.message ?? 'no output'}`);
+			const json = output[0].json as Timings;
 			results.push({
-				operation: testCase.operation,
+				operation: send.operation,
 				mode,
 				items: ITEMS[mode],
 				wall: cost(json.prepareUs, json.readUs),
@@ -221,12 +117,4 @@ async function main(): Promise<void> {
 		}
 	}
 	await report({ type: 'prepare', results });
-}
-
-main().then(
-	() => process.exit(0),
-	async (error: unknown) => {
-		await report({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-		process.exit(1);
-	},
-);
+});

@@ -2,20 +2,10 @@
  * CPU profile of one measured run, taken in-process with V8's profiler (node:inspector) so only
  * the run is sampled, then summed by component: whose code the CPU time was spent in.
  */
+import type { Profiler } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
 
 import type { ProfileShare } from './common';
-
-interface ProfileNode {
-	id: number;
-	callFrame: { functionName: string; url: string };
-}
-
-interface CpuProfile {
-	nodes: ProfileNode[];
-	samples: number[];
-	timeDeltas: number[];
-}
 
 const COMPONENTS: Array<[string, RegExp]> = [
 	['this node (dist/)', /^(?!.*node_modules).*\/dist\/(nodes|credentials)\//],
@@ -31,7 +21,7 @@ const COMPONENTS: Array<[string, RegExp]> = [
 	['bench harness', /scripts\/bench\//],
 ];
 
-function componentOf(node: ProfileNode): string | undefined {
+function componentOf(node: Profiler.ProfileNode): string | undefined {
 	const { url, functionName } = node.callFrame;
 	if (functionName === '(idle)') return undefined;
 	if (functionName === '(garbage collector)') return 'garbage collection';
@@ -46,24 +36,24 @@ export async function profileRun(run: () => Promise<void>): Promise<ProfileShare
 	await session.post('Profiler.enable');
 	await session.post('Profiler.setSamplingInterval', { interval: 250 });
 	await session.post('Profiler.start');
-	let profile: CpuProfile;
+	let profile: Profiler.Profile;
 	try {
 		await run();
 	} finally {
 		// Always stop, so a failed run does not leave the profiler sampling.
-		profile = ((await session.post('Profiler.stop')) as unknown as { profile: CpuProfile }).profile;
+		profile = (await session.post('Profiler.stop')).profile;
 		session.disconnect();
 	}
-	const timeById = new Map<number, number>();
-	profile.samples.forEach((id, index) => timeById.set(id, (timeById.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+	// Each sample's time goes to the component of the function it caught running.
+	const componentById = new Map(profile.nodes.map((node) => [node.id, componentOf(node)]));
 	const byComponent = new Map<string, number>();
-	for (const node of profile.nodes) {
-		const component = componentOf(node);
-		const time = timeById.get(node.id) ?? 0;
-		if (component !== undefined && time > 0) byComponent.set(component, (byComponent.get(component) ?? 0) + time);
-	}
+	(profile.samples ?? []).forEach((id, index) => {
+		const component = componentById.get(id);
+		if (component !== undefined) byComponent.set(component, (byComponent.get(component) ?? 0) + (profile.timeDeltas?.[index] ?? 0));
+	});
 	const total = [...byComponent.values()].reduce((sum, time) => sum + time, 0);
 	return [...byComponent.entries()]
+		.filter(([, time]) => time > 0)
 		.map(([component, time]) => ({ component, percent: Math.round((time / total) * 1000) / 10 }))
 		.sort((a, b) => b.percent - a.percent);
 }

@@ -5,33 +5,22 @@
  * Not part of the tests. Every client configuration runs in a fresh child process (its
  * 1,000-item runs, then its 10,000-item runs), every memory and profile run in one of its own,
  * the sandbox in another (so client and service do not share an event loop); this process only
- * plans, collects and reports. Prints the tables and writes BENCHMARKS.md (and the raw figures
- * to .cache/bench/results.json, and for a full run beside it as BENCHMARKS.json). `--quick` does a small smoke run that writes only .cache/bench/.
+ * plans, collects and reports, one line a leg. Prints the tables and writes BENCHMARKS.md (and the
+ * raw figures to .cache/bench/results.json, and for a full run beside it as BENCHMARKS.json).
+ * `--quick` does a small smoke run that writes only .cache/bench/.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, release, totalmem } from 'node:os';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
-import { measuredLine, measuredNow } from '../release/measured';
-import { ensureN8n, N8N_VERSION } from '../n8n/lib/install';
-import { burstLine, chartsOf, failedBurst } from './reportLimits';
+import { measuredNow } from '../release/measured';
+import { ensureN8n } from '../n8n/lib/install';
 import { LIMITER_SHAPES, RETRY_AFTER_STYLES } from '../../sandbox/rateLimit';
-import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, PrepareResult, ServiceSpec } from './common';
-import {
-	HTTP_BATCH,
-	RATE_LIMIT_PER_SECOND,
-	HTTP_REQUEST_VERSION,
-	N8N_NODE_MODULES,
-	REPO_ROOT,
-	forkTs,
-	median,
-	nextMessage,
-	timelineText,
-	useTempN8nFolder,
-} from './common';
-import type { Facts, Measured } from './report';
-import { renderReport } from './report';
+import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, LegSpec, PrepareResult, ServiceSpec } from './common';
+import { HTTP_BATCH, RATE_LIMIT_PER_SECOND, errorText, forkTs, nextMessage, useTempN8nFolder } from './common';
+import type { Measured } from './report';
+import { burstLine, failedBurst } from './reportLimits';
+import { machineFacts, render, resultText, save } from './results';
 
 /**
  * The sandboxes, in order: answering at once, holding each answer 100 ms, and rate limited at N a
@@ -67,7 +56,10 @@ const BURSTS: BurstSpec[] = [
 		{ mode: 'queue' as const, ...BURST, ...setup },
 	]),
 ];
-/** `--quick`: a smoke run (a tenth of the items, one run each) that writes only .cache/bench/. */
+/**
+ * `--quick`: a smoke run (a tenth of the items, one run each, the bursts of one process and of the
+ * first queue set-up only) that writes only .cache/bench/.
+ */
 const QUICK = process.argv.includes('--quick');
 /**
  * `--only=TEXT`: only the legs whose description (as printed, e.g. "node defaults (adaptive) ·
@@ -77,43 +69,21 @@ const QUICK = process.argv.includes('--quick');
 const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split('|');
 /** `--render`: no measuring; rewrites BENCHMARKS.md from the last full run's BENCHMARKS.json. */
 const RENDER = process.argv.includes('--render');
-const CACHE_DIR = join(REPO_ROOT, '.cache', 'bench');
 const REPS = QUICK ? 1 : 3;
 /** Timed runs of the legs a pacing target compares (2,000 items). */
 const TARGET_REPS = 5;
 const SCALE = QUICK ? 0.1 : 1;
 const LEG_TIMEOUT_MS = 15 * 60_000;
 
-/** One leg process: a client configuration measured at one or more item counts. */
-interface Plan {
-	service: ServiceSpec;
-	spec: Omit<LegInput['spec'], 'url'>;
-	runs: LegInput['runs'];
-}
+/** One leg process: a client configuration measured at one or more item counts, against a service. */
+type Plan = Omit<LegInput, 'spec'> & { service: ServiceSpec; spec: Omit<LegInput['spec'], 'url'> };
 
-interface PlanOptions {
-	memory?: boolean;
-	profile?: boolean;
-	/** Timed runs per item count; default REPS. */
-	reps?: number;
-	/** Timed runs at 10,000 items, when fewer than `reps`. */
-	reps10k?: number;
-	warmup?: number;
-	mayFail?: boolean;
-}
-
-/** The node's adaptive pacing (no Concurrency set): where it starts and how high it may go. */
-function adaptivePacing(): { initial: number; ceiling: number } {
-	const scheduler = join(REPO_ROOT, 'dist', 'nodes', 'MultiChannelNotification', 'helpers', 'scheduler.js');
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { INITIAL_LIMIT, ADAPTIVE_CEILING } = require(scheduler) as { INITIAL_LIMIT: number; ADAPTIVE_CEILING: number };
-	return { initial: INITIAL_LIMIT, ceiling: ADAPTIVE_CEILING };
-}
+/** How a leg departs from the defaults: timed runs per item count (default REPS), at 10,000 items when fewer, warm-up items. */
+type PlanOptions = Pick<LegSpec, 'memory' | 'profile' | 'mayFail'> & { reps?: number; reps10k?: number; warmup?: number };
 
 function serviceName(service: ServiceSpec): string {
-	return service.rateLimit
-		? `rate limited ${service.rateLimit.perSecond}/s ${service.rateLimit.shape}, Retry-After ${service.rateLimit.retryAfter}`
-		: `latency ${service.latencyMs} ms`;
+	const limit = service.rateLimit;
+	return limit ? `rate limited ${limit.perSecond}/s ${limit.shape}, Retry-After ${limit.retryAfter}` : `latency ${service.latencyMs} ms`;
 }
 
 /**
@@ -127,29 +97,28 @@ function warmupFor(kind: LegKind, concurrency: number | undefined, latencyMs: nu
 }
 
 /** With 100 ms latency a run is paced by concurrency ÷ latency: concurrency × 50 items take about 5 s. */
-function itemsAt100ms(concurrency: number): number {
-	return Math.min(1000, concurrency * 50);
-}
+const itemsAt100ms = (concurrency: number) => Math.min(1000, concurrency * 50);
 
+/** The legs, grouped by sandbox in the order of SERVICES. */
 function plan(): Plan[] {
 	const legs: Plan[] = [];
-	const add = (service: ServiceSpec, kind: LegKind, counts: number[], concurrency?: number, options: PlanOptions = {}) =>
+	const add = (service: ServiceSpec, kind: LegKind, counts: number[], concurrency?: number, options: PlanOptions = {}) => {
+		const { reps, reps10k, warmup, ...flags } = options;
 		legs.push({
 			service,
 			runs: counts.map((count) => ({
 				items: Math.max(20, Math.round(count * SCALE)),
-				reps: count >= 10000 && options.reps10k !== undefined ? Math.min(REPS, options.reps10k) : QUICK ? 1 : (options.reps ?? REPS),
+				reps: count >= 10000 && reps10k !== undefined ? Math.min(REPS, reps10k) : QUICK ? 1 : (reps ?? REPS),
 			})),
 			spec: {
 				kind,
-				warmup: Math.round((options.warmup ?? warmupFor(kind, concurrency, service.latencyMs)) * (QUICK ? 0.5 : 1)),
+				warmup: Math.round((warmup ?? warmupFor(kind, concurrency, service.latencyMs)) * (QUICK ? 0.5 : 1)),
 				...(concurrency === undefined ? {} : { concurrency }),
-				...(options.memory ? { memory: true } : {}),
-				...(options.profile ? { profile: true } : {}),
+				...flags,
 				...(service.rateLimit ? { rateLimited: true } : {}),
-				...(options.mayFail ? { mayFail: true } : {}),
 			},
 		});
+	};
 	const [at0, at100, ...rateLimited] = SERVICES;
 	const memory: PlanOptions = { memory: true, reps: 1, warmup: 20 };
 	const once: PlanOptions = { reps10k: 1 };
@@ -203,7 +172,7 @@ function plan(): Plan[] {
 	// defaults once (fixed window, Retry-After in seconds), to show what a client without pacing gets.
 	for (const service of rateLimited) add(service, 'node', [PACING_ITEMS], DEFAULTS, { reps: 1, warmup: 100 });
 	add(rateLimited[0], 'httpNode', [PACING_ITEMS], undefined, { reps: 1, warmup: 0, mayFail: true });
-	return legs;
+	return legs.sort((a, b) => SERVICES.indexOf(a.service) - SERVICES.indexOf(b.service));
 }
 
 function describe(leg: Plan): string {
@@ -225,97 +194,53 @@ function describeBurst(spec: BurstSpec): string {
 	return `burst ${spec.mode}${workers}: ${spec.events} webhook executions · ${limit}, latency ${spec.latencyMs} ms`;
 }
 
-async function runBursts(specs: BurstSpec[], facts: Facts): Promise<BurstResult[]> {
-	const results: BurstResult[] = [];
-	for (const spec of specs) {
-		const started = Date.now();
-		facts.loadDuring?.push(loadavg()[0]);
-		console.log(`\n[${describeBurst(spec)}] real n8n ${N8N_VERSION}, this node and the HTTP Request node in turn`);
-		const child = forkTs('burst.ts', QUICK ? { ...spec, events: Math.round(spec.events / 5) } : spec);
-		try {
-			const { results: mine } = await nextMessage(child, 'burst', LEG_TIMEOUT_MS);
-			for (const result of mine) console.log(`  ${burstLine(result)}`);
-			results.push(...mine);
-		} catch (error) {
-			const problem = error instanceof Error ? error.message : String(error);
-			console.log(`  PROBLEM: ${problem.split('\n').slice(0, 3).join(' ')}`);
-			results.push(failedBurst(spec, problem));
-		}
-		console.log(`  (${Math.round((Date.now() - started) / 1000)} s)`);
+/** The sandbox the current legs run against, in its own process; replaced when the service changes. */
+let sandbox: { service: ServiceSpec; child: ChildProcess; url: string } | undefined;
+
+async function sandboxUrl(service: ServiceSpec): Promise<string> {
+	if (sandbox?.service !== service) {
+		sandbox?.child.disconnect();
+		const child = forkTs('sandboxProcess.ts', service);
+		sandbox = { service, child, url: (await nextMessage(child, 'ready', 60_000)).url };
 	}
-	return results;
+	return sandbox.url;
 }
 
-/** Share of all cores' time spent busy over `ms` ms, from the kernel's counters (other processes included). */
-async function busyShare(ms: number): Promise<number> {
-	const total = () =>
-		cpus().reduce(
-			(sum, cpu) => {
-				const { user, nice, sys, irq, idle } = cpu.times;
-				return { busy: sum.busy + user + nice + sys + irq, all: sum.all + user + nice + sys + irq + idle };
-			},
-			{ busy: 0, all: 0 },
-		);
-	const before = total();
-	await new Promise((resolve) => setTimeout(resolve, ms));
-	const after = total();
-	return after.all > before.all ? (after.busy - before.busy) / (after.all - before.all) : 0;
+/** What the run collects: the 1-minute load average at the start of each leg, and every leg's results. */
+const run = { loadDuring: [] as number[], prepare: [] as PrepareResult[], results: [] as Measured[], bursts: [] as BurstResult[] };
+
+async function runPrepare(): Promise<string> {
+	run.prepare.push(...(await nextMessage(forkTs('prepare.ts', { quick: QUICK }), 'prepare', LEG_TIMEOUT_MS)).results);
+	return `${run.prepare.map((result) => `${result.operation} (${result.mode}) ${result.wall.prepareUs.toFixed(1)}`).join(' · ')} µs/item`;
 }
 
-function git(args: string[]): string {
+/** Runs one leg in its own process against its sandbox; its result line. */
+async function runLeg(leg: Plan): Promise<string> {
+	run.loadDuring.push(loadavg()[0]);
+	const input: LegInput = { spec: { ...leg.spec, url: await sandboxUrl(leg.service) }, runs: leg.runs };
+	let results: LegResult[];
 	try {
-		return execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-	} catch {
-		return 'unknown';
+		results = (await nextMessage(forkTs('leg.ts', input, leg.spec.memory ? ['--expose-gc'] : []), 'leg', LEG_TIMEOUT_MS)).results;
+	} catch (error) {
+		results = leg.runs.map((runs) => ({ spec: { ...input.spec, ...runs }, reps: [], problem: errorText(error) }));
 	}
+	const { latencyMs, rateLimit } = leg.service;
+	run.results.push(...results.map((result) => ({ latencyMs, ...(rateLimit ? { rateLimit } : {}), result })));
+	return results.map(resultText).join(' · ');
 }
 
-function versionOf(packageJson: string): string {
-	return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
-}
-
-async function runPrepare(): Promise<PrepareResult[]> {
-	const child = forkTs('prepare.ts', { quick: QUICK });
-	const { results } = await nextMessage(child, 'prepare', LEG_TIMEOUT_MS);
-	return results;
-}
-
-/**
- * The part of BENCHMARKS.md from KEPT_MARKER on is measured by other scripts (the Send and Wait
- * figures come from a queue-mode check of real n8n): a rewrite keeps it as it is.
- */
-const KEPT_MARKER = '<!-- Measured by other scripts: npm run bench keeps everything from here on. -->';
-
-/** The full run's raw results, kept beside BENCHMARKS.md so every figure in it traces to a run. */
-const RAW_FILE = join(REPO_ROOT, 'BENCHMARKS.json');
-
-interface Saved {
-	measured: ReturnType<typeof measuredNow>;
-	facts: Facts;
-	prepare: PrepareResult[];
-	results: Measured[];
-	bursts?: BurstResult[];
-}
-
-/** BENCHMARKS.md: the report, the line naming the code it measured, then the kept part; and its charts. */
-function writeBenchmarks(markdown: string, saved: Saved): void {
-	const { measured } = saved;
-	rmSync(join(REPO_ROOT, 'docs', 'images', 'bench'), { recursive: true, force: true });
-	mkdirSync(join(REPO_ROOT, 'docs', 'images', 'bench'), { recursive: true });
-	for (const chart of chartsOf(saved.results, saved.bursts ?? [], saved.facts)) writeFileSync(join(REPO_ROOT, chart.file), chart.svg);
-	const file = join(REPO_ROOT, 'BENCHMARKS.md');
-	const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-	const kept = old.includes(KEPT_MARKER) ? old.slice(old.indexOf(KEPT_MARKER)) : '';
-	const stamped = markdown.replace(/^# Benchmarks\n/, `# Benchmarks\n\n${measuredLine(measured, 'BENCHMARKS.json')}\n`);
-	writeFileSync(file, kept === '' ? stamped : `${stamped.trimEnd()}\n\n${kept}`);
-}
-
-function render(): void {
-	const saved = JSON.parse(readFileSync(RAW_FILE, 'utf8')) as Saved;
-	const { console: table, markdown } = renderReport(saved.facts, saved.prepare, saved.results, saved.bursts ?? []);
-	console.log(table);
-	writeBenchmarks(markdown, saved);
-	console.log(`Rewrote BENCHMARKS.md from BENCHMARKS.json (measured ${saved.facts.date}).`);
+/** Runs one burst leg (real n8n, this node and the HTTP Request node in turn); its result line. */
+async function runBurst(spec: BurstSpec): Promise<string> {
+	run.loadDuring.push(loadavg()[0]);
+	try {
+		const child = forkTs('burst.ts', QUICK ? { ...spec, events: Math.round(spec.events / 5) } : spec);
+		const results = (await nextMessage(child, 'burst', LEG_TIMEOUT_MS)).results;
+		run.bursts.push(...results);
+		return results.map((result) => burstLine(result).replace(/\n\s*/g, ' · ')).join(' · ');
+	} catch (error) {
+		run.bursts.push(failedBurst(spec, errorText(error)));
+		return `PROBLEM: ${errorText(error).split('\n').slice(0, 3).join(' ')}`;
+	}
 }
 
 async function main(): Promise<void> {
@@ -324,119 +249,32 @@ async function main(): Promise<void> {
 	const measured = measuredNow();
 	const n8nFolder = useTempN8nFolder();
 	await ensureN8n((line) => console.log(line));
-
-	const adaptive = adaptivePacing();
-	const legs = plan().filter((leg) => !ONLY || ONLY.some((text) => describe(leg).includes(text)));
-	const bursts = BURSTS.filter((spec) => !ONLY || ONLY.some((text) => describeBurst(spec).includes(text)));
-	const facts: Facts = {
-		date: new Date().toISOString(),
-		cpuModel: cpus()[0]?.model ?? 'unknown',
-		cores: cpus().length,
-		memoryGb: Math.round(totalmem() / 1024 ** 3),
-		node: process.version,
-		kernel: release(),
-		loadBefore: loadavg(),
-		busyBefore: await busyShare(3000),
-		loadAfter: [],
-		loadDuring: [],
-		commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain']) === '' ? '' : ' (with uncommitted changes)'}`,
-		packageVersion: versionOf(join(REPO_ROOT, 'package.json')),
-		n8n: N8N_VERSION,
-		n8nCore: versionOf(join(REPO_ROOT, 'node_modules', 'n8n-core', 'package.json')),
-		n8nWorkflow: versionOf(join(REPO_ROOT, 'node_modules', 'n8n-workflow', 'package.json')),
-		n8nNodesBase: versionOf(join(N8N_NODE_MODULES, 'n8n-nodes-base', 'package.json')),
-		httpRequestVersion: HTTP_REQUEST_VERSION,
-		adaptive,
-		rateLimitPerSecond: RATE_LIMIT_PER_SECOND,
-		reps: REPS,
-		seconds: 0,
-	};
-	console.log(
-		`Bench on ${facts.cpuModel} (${facts.cores} cores), Node ${facts.node}, load ${facts.loadBefore.map((l) => l.toFixed(2)).join(' ')}`,
-	);
+	const facts = await machineFacts(REPS);
+	console.log(`Bench on ${facts.cpuModel} (${facts.cores} cores), Node ${facts.node}, load ${facts.loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
 	if (facts.busyBefore > 0.2) {
-		console.log(
-			`Warning: the machine is already ${Math.round(facts.busyBefore * 100)} % busy before the bench starts: figures will be low and noisy.`,
-		);
+		console.log(`Warning: the machine is already ${Math.round(facts.busyBefore * 100)} % busy before the bench starts: figures will be low and noisy.`);
 	}
-
-	console.log('\n[prepare] validating and building each request kind (no sending)…');
-	const prepare = ONLY && !ONLY.includes('prepare') ? [] : await runPrepare();
-	for (const result of prepare) {
-		console.log(`  ${result.operation} (${result.mode}): ${result.wall.prepareUs.toFixed(1)} µs/item`);
+	const legs: Array<readonly [string, () => Promise<string>]> = [
+		...(!ONLY || ONLY.includes('prepare') ? [['prepare: validating and building each request kind (no sending)', runPrepare] as const] : []),
+		...[...plan().map((leg) => [describe(leg), () => runLeg(leg)] as const), ...(QUICK ? BURSTS.slice(0, 1 + LIMITER_SHAPES.length + 1) : BURSTS).map((spec) => [describeBurst(spec), () => runBurst(spec)] as const)].filter(
+			([what]) => !ONLY || ONLY.some((text) => what.includes(text)),
+		),
+	];
+	// `[12/58] node defaults (adaptive) · latency 0 ms · …`: on a terminal (not in CI) the leg being
+	// measured shows until its result line replaces it; in CI, one line a leg.
+	const live = process.stdout.isTTY && process.env.CI !== 'true';
+	console.log('');
+	for (const [index, [what, measure]] of legs.entries()) {
+		const head = `[${index + 1}/${legs.length}] ${what}`;
+		if (live) process.stdout.write(`${head} …`);
+		const legStarted = Date.now();
+		const line = await measure();
+		console.log(`${live ? '\r\x1b[2K' : ''}${head} · ${line} · ${Math.round((Date.now() - legStarted) / 1000)} s`);
 	}
-
-	const results: Measured[] = [];
-	for (const service of SERVICES) {
-		const { latencyMs } = service;
-		const mine = legs.filter((leg) => leg.service === service);
-		if (mine.length === 0) continue;
-		const sandbox = forkTs('sandboxProcess.ts', service);
-		const { url } = await nextMessage(sandbox, 'ready', 60_000);
-		console.log(`\n[${serviceName(service)}] sandbox at ${url} (own process), ${mine.length} legs`);
-		for (const [index, leg] of mine.entries()) {
-			const legStarted = Date.now();
-			facts.loadDuring?.push(loadavg()[0]);
-			const input: LegInput = { spec: { ...leg.spec, url }, runs: leg.runs };
-			const child = forkTs('leg.ts', input, leg.spec.memory ? ['--expose-gc'] : []);
-			let legResults: LegResult[];
-			try {
-				legResults = (await nextMessage(child, 'leg', LEG_TIMEOUT_MS)).results;
-			} catch (error) {
-				const problem = error instanceof Error ? error.message : String(error);
-				legResults = leg.runs.map((run) => ({ spec: { ...input.spec, ...run }, reps: [], problem }));
-			}
-			const lines: string[] = [];
-			for (const result of legResults) {
-				results.push({ latencyMs, ...(service.rateLimit ? { rateLimit: service.rateLimit } : {}), result });
-				const rates = result.reps.map((rep) => Math.round(rep.itemsPerSecond));
-				const timeline = result.reps[0]?.timeline;
-				const memory = result.memory
-					? ` · RSS ${result.memory.baselineMb} → ${result.memory.peakMb} MB (+${result.memory.growthMb})`
-					: '';
-				const seconds = result.reps.map((rep) => (rep.ms / 1000).toFixed(2)).join(', ');
-				const pacing = result.reps.length
-					? ` · ${seconds} s · 429s ${result.reps.map((rep) => rep.rateLimited).join(', ')} · max in flight ${Math.max(...result.reps.map((rep) => rep.maxInFlight))}` +
-						(result.reps.some((rep) => rep.failedItems > 0)
-							? ` · failed items ${result.reps.map((rep) => rep.failedItems).join(', ')}, delivered ${result.reps.map((rep) => rep.delivered).join(', ')}`
-							: '')
-					: '';
-				lines.push(
-					`${result.spec.items.toLocaleString('en-US')} items: ` +
-						(rates.length ? `${Math.round(median(rates))} items/s (${rates.join(', ')})` : 'no result') +
-						`${pacing}${memory}${timeline ? ` · delivered/429 per second: ${timelineText(timeline)}` : ''}${result.problem ? ` · PROBLEM: ${result.problem.split('\n')[0]}` : ''}`,
-				);
-			}
-			console.log(
-				`  [${index + 1}/${mine.length}] ${describe(leg)} · ${lines.join(' · ')} · ${Math.round((Date.now() - legStarted) / 1000)} s`,
-			);
-		}
-		sandbox.disconnect();
-	}
-
-	const burstResults = await runBursts(bursts, facts);
-
+	sandbox?.child.disconnect();
 	rmSync(n8nFolder, { recursive: true, force: true });
-	facts.loadAfter = loadavg();
-	facts.seconds = Math.round((Date.now() - started) / 1000);
-	// The raw figures first, so a report that fails to render loses nothing (see --render).
-	mkdirSync(CACHE_DIR, { recursive: true });
-	const name = ONLY ? 'only' : QUICK ? 'quick' : 'results';
-	writeFileSync(join(CACHE_DIR, `${name}.json`), `${JSON.stringify({ facts, prepare, results, bursts: burstResults }, null, 2)}\n`);
-	const { console: table, markdown } = renderReport(facts, prepare, results, burstResults);
-	console.log(`\n${table}`);
-	if (ONLY) {
-		writeFileSync(join(CACHE_DIR, 'BENCHMARKS.only.md'), markdown);
-		console.log(`Partial run (--only): wrote .cache/bench/only.json and BENCHMARKS.only.md (${facts.seconds} s in all).`);
-	} else if (QUICK) {
-		writeFileSync(join(CACHE_DIR, 'BENCHMARKS.quick.md'), markdown);
-		console.log(`Quick run: wrote .cache/bench/quick.json and BENCHMARKS.quick.md (${facts.seconds} s in all).`);
-	} else {
-		const saved: Saved = { measured, facts, prepare, results, bursts: burstResults };
-		writeFileSync(RAW_FILE, `${JSON.stringify(saved, null, 1)}\n`);
-		writeBenchmarks(markdown, saved);
-		console.log(`Wrote BENCHMARKS.md and BENCHMARKS.json (${facts.seconds} s in all).`);
-	}
+	Object.assign(facts, { loadAfter: loadavg(), loadDuring: run.loadDuring, seconds: Math.round((Date.now() - started) / 1000) });
+	save({ measured, facts, prepare: run.prepare, results: run.results, bursts: run.bursts }, ONLY ? 'only' : QUICK ? 'quick' : undefined);
 }
 
 main().then(

@@ -5,26 +5,15 @@
  * (`POST /__sandbox/reset`, which keeps the latency and rate limit it was started with) and read
  * its counts (`GET /__sandbox/stats`).
  */
+import { once } from 'node:events';
+
 import { startSandbox } from '../../sandbox/server';
 import type { ServiceSpec } from './common';
-import { API_KEY, receiveInput, report } from './common';
+import { API_KEY, report, runChild } from './common';
 
-async function main(): Promise<void> {
-	const { latencyMs, rateLimit } = await receiveInput<ServiceSpec>();
-	const sandbox = await startSandbox({
-		port: 0,
-		apiKey: API_KEY,
-		latencyMs,
-		quiet: true,
-		...(rateLimit ? { rateLimit } : {}),
-	});
-	process.once('disconnect', () => {
-		void sandbox.stop().then(() => process.exit(0));
-	});
+runChild<ServiceSpec>(async ({ latencyMs, rateLimit }) => {
+	const sandbox = await startSandbox({ port: 0, apiKey: API_KEY, latencyMs, quiet: true, ...(rateLimit ? { rateLimit } : {}) });
 	await report({ type: 'ready', url: sandbox.url });
-}
-
-main().catch(async (error: unknown) => {
-	await report({ type: 'error', message: error instanceof Error ? error.message : String(error) });
-	process.exit(1);
+	await once(process, 'disconnect');
+	await sandbox.stop();
 });

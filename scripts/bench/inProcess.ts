@@ -1,0 +1,115 @@
+/**
+ * The one way the quick demo (scripts/demo.ts) and the bench (scripts/bench/) run a node inside
+ * n8n's own engine (n8n-core's WorkflowExecute, through harness/workflowRunner.ts as the tests do):
+ * our node and credential loaded from the built package (dist/), as n8n loads them; and the four
+ * sends, one of each kind, that the demo makes and whose validation cost the bench measures.
+ */
+import { join, resolve } from 'node:path';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { CredentialEntry, EngineRun, TargetNode } from '../../harness/workflowRunner';
+
+const DIST = resolve(__dirname, '..', '..', 'dist');
+
+export interface InProcessOptions {
+	/** The node run, given ours (default ours), e.g. to replace its execute. */
+	node?: (ours: TargetNode) => TargetNode | Promise<TargetNode>;
+	/** Its name in the workflow (what n8n puts in its errors); default the harness's. */
+	name?: string;
+	/** Default: our credential from dist/ with `apiKey` and `baseUrl`. */
+	credentials?: Record<string, CredentialEntry>;
+}
+
+/** Runs a node through n8n's engine: each call runs the workflow items → node once. */
+export async function inProcessRunner(
+	baseUrl: string,
+	apiKey: string,
+	{ node, name, credentials }: InProcessOptions = {},
+): Promise<(parameters: INodeParameters, items: IDataObject[]) => Promise<EngineRun>> {
+	// Loaded only now: n8n-core reads N8N_USER_FOLDER when first loaded.
+	const { createWorkflowRunner } = await import('../../harness/workflowRunner');
+	const { MultiChannelNotification } = (await import(
+		join(DIST, 'nodes/MultiChannelNotification/MultiChannelNotification.node.js')
+	)) as typeof import('../../nodes/MultiChannelNotification/MultiChannelNotification.node');
+	const { MultiChannelNotificationApi } = (await import(
+		join(DIST, 'credentials/MultiChannelNotificationApi.credentials.js')
+	)) as typeof import('../../credentials/MultiChannelNotificationApi.credentials');
+	const ours = { typeName: 'n8n-nodes-multichannel-notification.multiChannelNotification', typeVersion: 1, nodeType: new MultiChannelNotification() };
+	const run = createWorkflowRunner({ ...(node ? await node(ours) : ours), ...(name ? { name } : {}) });
+	const given = credentials ?? { multiChannelNotificationApi: { type: new MultiChannelNotificationApi(), data: { apiKey, baseUrl } } };
+	return async (parameters, items) => await run({ parameters, items, credentials: given });
+}
+
+const FROM = '+628110000000';
+export const RECIPIENT = '+6281234567890';
+const TEMPLATE = {
+	from: FROM,
+	templateName: 'order_shipped',
+	templateContent: 'Halo {{1}}, pesanan {{2}} sudah dikirim.',
+	headerImageUrl: 'https://cdn.example.com/shipped.png',
+};
+const MEDIA = { from: FROM, mediaType: 'document' };
+const FAILOVER = { from: FROM, templateName: 'otp' };
+
+/**
+ * Each with its title as the demo prints it, its operation as the bench reports its cost, and its
+ * parameters with every field given as is (`literal`) or the recipient and texts from the item by
+ * expression (`expressions`: fields phone, name, order, code).
+ */
+export const EXAMPLE_SENDS = [
+	{
+		title: 'Chat Message → Send Template',
+		operation: 'Chat → Send Template',
+		resource: 'chatMessage',
+		name: 'sendTemplate',
+		literal: {
+			...TEMPLATE,
+			to: RECIPIENT,
+			bodyParameters: { parameter: [{ text: 'Budi' }, { text: 'A-1042' }] },
+			quickReplyButtons: { button: [{ index: '0', payload: 'track-A-1042' }, { index: '1', payload: 'help' }] },
+		},
+		expressions: {
+			...TEMPLATE,
+			to: '={{ $json.phone }}',
+			bodyParameters: { parameter: [{ text: '={{ $json.name }}' }, { text: '={{ $json.order }}' }] },
+			quickReplyButtons: { button: [{ index: '0', payload: '={{ "track-" + $json.order }}' }, { index: '1', payload: 'help' }] },
+		},
+	},
+	{
+		title: 'Chat Message → Send Media (document)',
+		operation: 'Chat → Send Media',
+		resource: 'chatMessage',
+		name: 'sendMedia',
+		literal: { ...MEDIA, to: RECIPIENT, mediaUrl: 'https://cdn.example.com/invoice-A-1042.pdf' },
+		expressions: { ...MEDIA, to: '={{ $json.phone }}', mediaUrl: '={{ "https://cdn.example.com/invoice-" + $json.order + ".pdf" }}' },
+	},
+	{
+		title: 'SMS → Send SMS',
+		operation: 'SMS → Send SMS',
+		resource: 'sms',
+		name: 'send',
+		literal: { phoneNumber: RECIPIENT, message: 'Kode verifikasi Anda: 734201' },
+		expressions: { phoneNumber: '={{ $json.phone }}', message: '=Kode verifikasi Anda: {{ $json.code }}' },
+	},
+	{
+		title: 'Combined Notification → Send with Failover',
+		operation: 'Combined → Send with Failover',
+		resource: 'combined',
+		name: 'sendWithFailover',
+		literal: {
+			...FAILOVER,
+			to: RECIPIENT,
+			bodyParameters: { parameter: [{ text: '734201' }] },
+			smsPhoneNumber: RECIPIENT,
+			smsMessage: 'Kode verifikasi Anda: 734201',
+		},
+		expressions: {
+			...FAILOVER,
+			to: '={{ $json.phone }}',
+			bodyParameters: { parameter: [{ text: '={{ $json.code }}' }] },
+			smsPhoneNumber: '={{ $json.phone }}',
+			smsMessage: '=Kode verifikasi Anda: {{ $json.code }}',
+		},
+	},
+] satisfies Array<Record<'title' | 'operation' | 'resource' | 'name', string> & Record<'literal' | 'expressions', INodeParameters>>;
