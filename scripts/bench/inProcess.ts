@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { CredentialEntry, EngineRun, TargetNode } from '../../harness/workflowRunner';
+import { NODE_TYPE } from '../n8n/lib/install';
 
 const DIST = resolve(__dirname, '..', '..', 'dist');
 
@@ -35,7 +36,7 @@ export async function inProcessRunner(
 	const { MultiChannelNotificationApi } = (await import(
 		join(DIST, 'credentials/MultiChannelNotificationApi.credentials.js')
 	)) as typeof import('../../credentials/MultiChannelNotificationApi.credentials');
-	const ours = { typeName: 'n8n-nodes-multichannel-notification.multiChannelNotification', typeVersion: 1, nodeType: new MultiChannelNotification() };
+	const ours = { typeName: NODE_TYPE, typeVersion: 1, nodeType: new MultiChannelNotification() };
 	const run = createWorkflowRunner({ ...(node ? await node(ours) : ours), ...(name ? { name } : {}) });
 	const given = credentials ?? { multiChannelNotificationApi: { type: new MultiChannelNotificationApi(), data: { apiKey, baseUrl } } };
 	return async (parameters, items) => await run({ parameters, items, credentials: given });
