@@ -142,8 +142,11 @@ export class Pace {
 		}
 		// Answers still get through: the rate is what they came to over the last second, or since
 		// the first delivery if more recent; the next cut may come once that span has passed.
+		// Since the first delivery counts that delivery too (every one kept): one delivery, then a
+		// 429, is a rate of one per span, where counting only later ones would make it 0 and no
+		// request to this service would ever start again.
 		const span = Math.max(MIN_MEASURE_MS, Math.min(CUT_EVERY_MS, now - this.firstDelivery));
-		this.setRate(now, this.deliveredSince(now - span), span);
+		this.setRate(now, span < CUT_EVERY_MS ? this.delivered.length : lastSecond, span);
 	}
 
 	private setRate(now: number, delivered: number, span: number): void {

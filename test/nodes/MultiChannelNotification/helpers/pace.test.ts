@@ -100,6 +100,42 @@ describe('queue mode: workers with a pace each, one-item executions from one que
 	});
 });
 
+describe('a rate once measured never stops the sends', () => {
+	// A worker whose first answers are one delivery and, more than a tenth of a second later, a 429
+	// (other workers took the service's tokens): the rate is measured from that one delivery, and
+	// must let the next request start (a rate of 0 would hold every execution forever).
+	test.each([150, 500, 999])('one delivery, then a 429 %i ms later: a finite rate, the next slot within a second', (gap) => {
+		const pace = new Pace();
+		pace.take(0);
+		pace.onDone(50, 50, true);
+		pace.settle();
+		pace.take(gap);
+		pace.onThrottled(50 + gap, 1000, 120_000, gap);
+		pace.settle();
+		expect(pace.rate).toBeGreaterThan(0);
+		expect(pace.slot()).toBeLessThanOrEqual(50 + gap + 1000 + 1000);
+	});
+
+	test('a worker that delivered once before the others spent the window still delivers all its items', async () => {
+		const clock = new VirtualClock(0);
+		const service = new Service(clock, { perSecond: 20, shape: 'fixed', retryAfter: 'seconds', latencyMs: 50 });
+		const pace = new Pace();
+		const start = clock.now();
+		// Another client spends the rest of the service's second at 200 ms, so this worker's second request is refused.
+		void clock.sleep(200).then(async () => await Promise.all(Array.from({ length: 25 }, async (_, index) => await service.sender.send(1000 + index, 0))));
+		const runs = [0, 1].map(async (execution) => {
+			if (execution === 1) await clock.sleep(300);
+			await schedule(1, { ...service.sender, send: async (_job, attempt) => await service.sender.send(execution, attempt) }, defaults, clock, pace);
+		});
+		await clock.run(Promise.all(runs));
+		expect(service.delivered.has(0)).toBe(true);
+		expect(service.delivered.has(1)).toBe(true);
+		expect(service.arrivals.filter((arrival) => arrival.job === 1).map((arrival) => arrival.status)).toEqual([429, 200]);
+		// Virtual time: the refused item goes again after the service's Retry-After (1 s), not never.
+		expect(clock.now() - start).toBeLessThan(5000);
+	});
+});
+
 describe('the registry of paces', () => {
 	test('one pace per key, shared while used; two credentials never share', () => {
 		const registry = new PaceRegistry();
