@@ -15,6 +15,7 @@ import { loadavg } from 'node:os';
 
 import { measuredNow } from '../release/measured';
 import { ensureN8n } from '../n8n/lib/install';
+import { QUIET } from '../n8n/lib/process';
 import { LIMITER_SHAPES, RETRY_AFTER_STYLES } from '../../sandbox/rateLimit';
 import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, LegSpec, PrepareResult, ServiceSpec } from './common';
 import { HTTP_BATCH, RATE_LIMIT_PER_SECOND, errorText, forkTs, nextMessage, useTempN8nFolder } from './common';
@@ -262,7 +263,7 @@ async function main(): Promise<void> {
 	];
 	// `[12/58] node defaults (adaptive) · latency 0 ms · …`: on a terminal (not in CI) the leg being
 	// measured shows until its result line replaces it; in CI, one line a leg.
-	const live = process.stdout.isTTY && process.env.CI !== 'true';
+	const live = process.stdout.isTTY && !QUIET;
 	console.log('');
 	for (const [index, [what, measure]] of legs.entries()) {
 		const head = `[${index + 1}/${legs.length}] ${what}`;

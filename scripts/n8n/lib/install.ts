@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 
 import type { NodeRuntime } from './node24';
 import { ensureNode24, installedNode24 } from './node24';
-import { cleanEnv, delay, elapsed, removeOnExit, run, spawnGroup, stopGroup } from './process';
+import { cleanEnv, delay, elapsed, QUIET, removeOnExit, run, spawnGroup, stopGroup } from './process';
 
 /** The n8n every check runs on unless `N8N_VERSION` names another (the editor, credential and queue checks). */
 export const DEFAULT_N8N_VERSION = '2.8.4';
@@ -124,11 +124,14 @@ async function withLock<T>(work: () => Promise<T>, log: (line: string) => void):
 	}
 }
 
-/** Runs one npm command in the n8n folder with a progress line every 15 s (every second on a terminal). */
+/**
+ * Runs one npm command in the n8n folder with a progress line: rewritten every second on a
+ * terminal, every 15 s in a log, none under CI=true (its stage line says when it is done).
+ */
 async function npmInN8nDir(args: string[], logFile: string, started: number, log: (line: string) => void, env: Record<string, string> = {}): Promise<void> {
 	const npm = spawnGroup(`npm ${args[0]}`, 'npm', args, { cwd: N8N_DIR, env: cleanEnv(env), logFile });
-	const tty = process.stdout.isTTY === true && process.env.CI !== 'true';
-	const timer = setInterval(() => {
+	const tty = process.stdout.isTTY === true;
+	const timer = QUIET ? undefined : setInterval(() => {
 		const modules = join(N8N_DIR, 'node_modules');
 		const line = `  … ${elapsed(started)}, ${existsSync(modules) ? readdirSync(modules).length : 0} packages in node_modules (log: ${logFile})`;
 		if (tty) process.stdout.write(`\r${line}   `);
@@ -139,7 +142,7 @@ async function npmInN8nDir(args: string[], logFile: string, started: number, log
 		code = await npm.exited;
 	} finally {
 		clearInterval(timer);
-		if (tty) process.stdout.write('\n');
+		if (tty && timer) process.stdout.write('\n');
 		await stopGroup(npm, 1000);
 	}
 	if (code !== 0) throw new Error(`npm ${args.join(' ')} failed (exit ${code}) in ${N8N_DIR}; see ${logFile}:\n${npm.output().slice(-3000)}`);

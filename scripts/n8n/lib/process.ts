@@ -240,6 +240,9 @@ export function installCleanup(beforeExit?: () => Promise<void>, { signalExitCod
 	process.on('unhandledRejection', die);
 }
 
+/** Under CI=true, long work prints one line per stage and no progress in between. */
+export const QUIET = process.env.CI === 'true';
+
 export function elapsed(since: number): string {
 	return `${((Date.now() - since) / 1000).toFixed(1)} s`;
 }

@@ -6,15 +6,15 @@
 import type { CredentialFixture, N8nProcess } from './n8n';
 import { importFixtures, N8nClient, startN8n } from './n8n';
 import { ensureN8n, installPackageInto, makeTempDir, packPackage } from './install';
-import { elapsed } from './process';
+import { elapsed, QUIET } from './process';
 
 /** Every step's name and seconds, printed at the end. */
 const timings: Array<[string, number]> = [];
 
-/** Runs one named step, printing when it starts and how long it took. */
+/** Runs one named step, printing when it starts (not under CI) and how long it took. */
 export async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
 	const started = Date.now();
-	console.log(`→ ${name}…`);
+	if (!QUIET) console.log(`→ ${name}…`);
 	const result = await work();
 	timings.push([name, (Date.now() - started) / 1000]);
 	console.log(`✓ ${name} (${elapsed(started)})`);
