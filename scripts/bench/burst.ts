@@ -14,25 +14,32 @@
  *
  * Receives a BurstSpec, reports `{ type: 'burst', results }` with what the sandbox saw.
  */
+import { request } from 'node:http';
 import { loadavg } from 'node:os';
 
 import type { BurstResult, BurstSpec } from './common';
 import { API_KEY, httpNodeParameters, inputItems, nodeParameters, receiveInput, report, senderOf, timelineOf } from './common';
 import { burstWorkflows, headerAuthCredential, SECOND_CREDENTIAL, WEBHOOK_PATHS } from './burstWorkflows';
 import { sandboxCredential } from '../n8n/lib/examples';
-import { startN8n } from '../n8n/lib/n8n';
 import { installCleanup, stopAll } from '../n8n/lib/process';
-import { startQueue } from '../n8n/lib/queue';
+import { launchQueue } from '../n8n/lib/queue';
 import type { Sandbox } from '../n8n/lib/sandbox';
 import { startSandbox } from '../n8n/lib/sandbox';
 import { launch, step } from '../n8n/lib/stack';
 
 type Client = BurstResult['client'];
 
+/**
+ * One webhook call on a connection of its own (no keep-alive): a socket kept from the burst before
+ * could be closed by n8n just as it is reused, and the call would count against the client.
+ */
 async function post(url: string, body: unknown): Promise<number> {
-	const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-	await response.arrayBuffer();
-	return response.status;
+	return await new Promise((resolve, reject) => {
+		const call = request(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' } }, (response) => {
+			response.resume().on('end', () => resolve(response.statusCode ?? 0)).on('error', reject);
+		});
+		call.on('error', reject).end(JSON.stringify(body));
+	});
 }
 
 /** `events` webhook calls at once; what the sandbox saw while they ran. */
@@ -84,40 +91,38 @@ async function main(): Promise<void> {
 		nodePinned: nodeParameters(1, '$json.body'),
 		httpNode: httpNodeParameters(sandbox.url, false, '$json.body'),
 	});
-	// Queue mode: Postgres and Redis (scripts/n8n/lib/queue.ts), then main + workers. Every process
-	// may read MCN_BENCH_SENDER in an expression (n8n blocks env access in expressions by default).
-	const queueEnv = { ...(spec.mode === 'queue' ? await startQueue() : {}), N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false' };
-	const stack = await launch({
+	// Queue mode: Postgres and Redis, main + workers (scripts/n8n/lib/queue.ts). Every process may
+	// read MCN_BENCH_SENDER in an expression (n8n blocks env access in expressions by default).
+	const options = {
 		label: `bench-burst-${spec.mode}`,
-		extraEnv: { ...queueEnv, MCN_BENCH_SENDER: 'main' },
+		extraEnv: { N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false', MCN_BENCH_SENDER: 'main' },
 		credentials: [
 			sandboxCredential(sandbox.url, API_KEY),
 			{ ...sandboxCredential(sandbox.url, API_KEY), ...SECOND_CREDENTIAL },
 			headerAuthCredential(API_KEY),
 		],
 		workflows: workflows.map((entry) => entry.workflow),
-	});
-	for (let index = 1; index <= (spec.mode === 'queue' ? (spec.workers ?? 2) : 0); index++) {
-		const concurrency = spec.workerConcurrency;
-		await step(`start n8n worker ${index} (concurrency ${concurrency ?? "n8n's default"})`, async () =>
-			// Each worker gets its own task-broker and health-check port (startN8n).
-			await startN8n({
-				userFolder: stack.userFolder,
-				command: 'worker',
-				name: `n8n worker ${index}`,
-				args: concurrency === undefined ? [] : [`--concurrency=${concurrency}`],
-				extraEnv: { ...queueEnv, MCN_BENCH_SENDER: `worker ${index}` },
-			}),
-		);
-	}
+	};
+	const stack =
+		spec.mode === 'queue'
+			? await launchQueue({
+					...options,
+					workers: Array.from({ length: spec.workers ?? 2 }, (_, index) => `n8n worker ${index + 1}`),
+					concurrency: spec.workerConcurrency,
+					workerEnv: (name) => ({ N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false', MCN_BENCH_SENDER: name.replace('n8n ', '') }),
+				})
+			: await launch(options);
+	const webhook = (client: Client) => `${stack.n8n.url}/webhook/${WEBHOOK_PATHS[client]}`;
+	for (const { workflow } of workflows) await step(`activate "${workflow.name}"`, async () => await stack.client.activateWorkflow(workflow.id));
+	// An untimed burst first, through the HTTP Request node (it keeps nothing between executions):
+	// the first burst after n8n starts runs slower, by about half a second here whichever client it
+	// is, and no measured client may pay that alone.
+	await step('untimed warm-up burst through the HTTP Request node', async () => await burst(spec, 'httpNode', webhook('httpNode'), sandbox));
 	const results: BurstResult[] = [];
 	for (const { client, workflow } of workflows) {
-		await step(`activate "${workflow.name}"`, async () => await stack.client.activateWorkflow(workflow.id));
-		const webhook = `${stack.n8n.url}/webhook/${WEBHOOK_PATHS[client]}`;
 		// One untimed call first: n8n loads the node type and warms its execution path.
-		await post(webhook, inputItems(1)[0]);
-		const result = await step(`${spec.events} POSTs at once to "${workflow.name}"`, async () => await burst(spec, client, webhook, sandbox));
-		results.push(result);
+		await post(webhook(client), inputItems(1)[0]);
+		results.push(await step(`${spec.events} POSTs at once to "${workflow.name}"`, async () => await burst(spec, client, webhook(client), sandbox)));
 	}
 	await stopAll();
 	await sandbox.stop();

@@ -170,6 +170,27 @@ export function failedBurst(spec: BurstSpec, problem: string): BurstResult {
 	return { spec, client: 'node', webhookStatuses: {}, timeline: [], problem, ...none };
 }
 
+/**
+ * What n8n's queue costs by itself, from the queue legs against no limit: how fast it delivered the
+ * burst with nothing holding it back, against the limit of the limited legs. Empty without them.
+ */
+function queueCost(bursts: BurstResult[]): string {
+	const free = bursts.filter((r) => r.spec.mode === 'queue' && r.spec.perSecond === undefined && r.client !== 'nodePinned' && r.delivered > 1);
+	const limit = bursts.find((r) => r.spec.mode === 'queue' && r.spec.perSecond !== undefined)?.spec.perSecond;
+	if (free.length === 0 || limit === undefined) return '';
+	const perSecond = (r: BurstResult) => (r.delivered - 1) / (r.firstToLastMs / 1000);
+	const span = (client: BurstResult['client']) => {
+		const rates = free.filter((r) => r.client === client).map(perSecond);
+		return rates.length ? `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} a second with ${client === 'node' ? 'this node' : "n8n's HTTP Request node"}` : '';
+	};
+	const slowest = Math.min(...free.map(perSecond));
+	const verdict =
+		slowest > limit
+			? `faster than the ${limit}/s the limited legs allow, so their time over the ideal is the clients' pacing, not n8n's queue`
+			: `not faster than the ${limit}/s the limited legs allow in every set-up: there part of their time over the ideal is n8n's queue`;
+	return `\n\nn8n's queue by itself (the rows with no limit): first to last delivery ran at ${[span('node'), span('httpNode')].filter(Boolean).join(' and ')}, ${verdict}.`;
+}
+
 /** BENCHMARKS.md's section on rate limits: what the legs do, their tables and charts. */
 export function limitsSection(measured: Measured[], bursts: BurstResult[], facts: Facts): string {
 	const bulk = bulkOutcomes(measured)[0];
@@ -195,7 +216,7 @@ The packed package is installed into n8n ${n8nOf(facts)} as a community package.
 production webhook at once, one item each; the webhook answers when its execution is over ("Failed" counts answers other than 200).
 The sandbox admits ${burst?.perSecond ?? 'N'} a second by the limiter each row names (or has no limit: what n8n's own queue costs), answers after
 ${burst?.latencyMs ?? '?'} ms, its \`Retry-After\` ${burst ? STYLES[burst.retryAfter] : ''}. Time runs from the first to the last delivered request. In queue mode n8n
-runs on Postgres and Redis; each worker process keeps its own pace (BENCHMARKS.json holds each worker's requests per second).
+runs on Postgres and Redis; each worker process keeps its own pace (BENCHMARKS.json holds each worker's requests per second).${queueCost(bursts)}
 
 ${burstTable(bursts)}
 

@@ -53,7 +53,9 @@ export interface QueueStack extends Stack {
  * named workers (at `concurrency`, else n8n's default). The workers get the main instance's
  * address as WEBHOOK_URL, as in any queue-mode set-up: the links they write point there.
  */
-export async function launchQueue(options: LaunchOptions & { workers: string[]; concurrency?: number }): Promise<QueueStack> {
+export async function launchQueue(
+	options: LaunchOptions & { workers: string[]; concurrency?: number; workerEnv?: (name: string) => Record<string, string> },
+): Promise<QueueStack> {
 	const queueEnv = await startQueue();
 	const stack = await launch({ ...options, extraEnv: { ...queueEnv, ...options.extraEnv } });
 	const args = options.concurrency ? [`--concurrency=${options.concurrency}`] : [];
@@ -62,8 +64,14 @@ export async function launchQueue(options: LaunchOptions & { workers: string[]; 
 		queueEnv,
 		workers: [],
 		startWorker: async (name) =>
-			await step(`start ${name}${options.concurrency ? ` (concurrency ${options.concurrency})` : ''}`, async () =>
-				await startN8n({ userFolder: stack.userFolder, command: 'worker', name, args, extraEnv: { ...queueEnv, WEBHOOK_URL: `${queue.n8n.url}/` } }),
+			await step(`start ${name} (concurrency ${options.concurrency ?? "n8n's default"})`, async () =>
+				await startN8n({
+					userFolder: stack.userFolder,
+					command: 'worker',
+					name,
+					args,
+					extraEnv: { ...queueEnv, ...options.workerEnv?.(name), WEBHOOK_URL: `${queue.n8n.url}/` },
+				}),
 			),
 	};
 	for (const name of options.workers) queue.workers.push(await queue.startWorker(name));
