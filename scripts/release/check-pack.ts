@@ -18,7 +18,7 @@
  *
  *   npx tsx scripts/release/check-pack.ts            (npm run pack:check)
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -28,16 +28,7 @@ import type { PackageJson } from './repository';
 import { readPackageJson, readRepository, REPO_ROOT, repositoryFields } from './repository';
 
 /** What may be in the tarball; anything else fails the check. */
-const ALLOWED = [
-	/^package\.json$/,
-	/^README\.md$/,
-	/^LICENSE$/,
-	/^CHANGELOG\.md$/,
-	/^dist\/.+\.js$/,
-	/^dist\/.+\.d\.ts$/,
-	/^dist\/.+\.(svg|png)$/,
-	/^dist\/nodes\/.+\.node\.json$/,
-];
+const ALLOWED = [/^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/, /^dist\/.+\.(js|d\.ts|svg|png)$/, /^dist\/nodes\/.+\.node\.json$/];
 const REQUIRED = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'];
 
 let failures = 0;
@@ -51,16 +42,24 @@ function expect(ok: boolean, what: string, detail?: unknown): void {
 }
 
 function tempDir(label: string): string {
-	const dir = mkdtempSync(join(tmpdir(), `mcn-pack-${label}-`));
+	const dir = mkdtempSync(join(tmpdir(), `mcn-${label}-`));
 	removeOnExit(dir);
 	return dir;
 }
 
-function filesUnder(dir: string, root = dir): string[] {
-	return readdirSync(dir).flatMap((entry) => {
-		const path = join(dir, entry);
-		return statSync(path).isDirectory() ? filesUnder(path, root) : [relative(root, path)];
-	});
+/**
+ * `npm pack` of the repository (its dist/ as built) into a temporary folder, and the tarball
+ * unpacked as n8n's scanner unpacks a downloaded package: into a folder, without the top `package/`.
+ */
+export async function packAndUnpack() {
+	const work = tempDir('pack');
+	const { output } = await run('npm pack', 'npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO_ROOT });
+	const [packed] = JSON.parse(output.slice(output.search(/^\[/m))) as Array<{ filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>;
+	const unpacked = join(work, 'package');
+	mkdirSync(unpacked);
+	await run('unpack', 'tar', ['-xzf', join(work, packed.filename), '-C', unpacked, '--strip-components=1']);
+	if (readdirSync(unpacked).length === 0) throw new Error('The tarball unpacked to nothing');
+	return { ...packed, files: packed.files.map((file) => file.path).sort(), tarball: join(work, packed.filename), unpacked };
 }
 
 /** Runs in the empty install folder's own node: what `require` gives there. */
@@ -97,7 +96,6 @@ for (const kind of ['nodes', 'credentials']) {
 			result.name = description.name;
 			result.displayName = description.displayName;
 			result.credentials = kind === 'nodes' ? (description.credentials || []).map((c) => c.name) : undefined;
-			result.usableAsTool = kind === 'nodes' ? description.usableAsTool === true : undefined;
 			result.icons = iconFiles(description.icon).map((icon) => ({ icon, exists: fs.existsSync(path.join(path.dirname(full), icon)) }));
 		} catch (error) {
 			result.error = String(error && error.stack || error);
@@ -111,17 +109,11 @@ process.stdout.write(JSON.stringify(report));
 async function main(): Promise<void> {
 	installCleanup();
 	const started = Date.now();
-	const source = readPackageJson();
 	if (!existsSync(join(REPO_ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
 
 	console.log('=== pack check ===');
-	const packDir = tempDir('tarball');
-	const packStarted = Date.now();
-	const { output } = await run('npm pack', 'npm', ['pack', '--json', '--pack-destination', packDir], { cwd: REPO_ROOT });
-	const [packed] = JSON.parse(output.slice(output.search(/^\[/m))) as Array<{ filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>;
-	const tarball = join(packDir, packed.filename);
-	const files = packed.files.map((file) => file.path).sort();
-	console.log(`→ npm pack: ${packed.filename}, ${files.length} files, ${(packed.size / 1024).toFixed(1)} kB (${(packed.unpackedSize / 1024).toFixed(1)} kB unpacked), ${elapsed(packStarted)}`);
+	const { filename, size, unpackedSize, files, tarball, unpacked } = await packAndUnpack();
+	console.log(`→ npm pack: ${filename}, ${files.length} files, ${(size / 1024).toFixed(1)} kB (${(unpackedSize / 1024).toFixed(1)} kB unpacked), ${elapsed(started)}`);
 
 	console.log('→ contents');
 	const unexpected = files.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)));
@@ -130,9 +122,7 @@ async function main(): Promise<void> {
 	expect(missing.length === 0, `${REQUIRED.join(', ')} are in it`, missing);
 	expect(!files.some((file) => file.endsWith('.map')), 'no source maps');
 
-	const unpacked = tempDir('unpacked');
-	await run('unpack', 'tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
-	const mappingComments = filesUnder(unpacked).filter(
+	const mappingComments = files.filter(
 		(file) => file.endsWith('.js') && /^\/\/# sourceMappingURL=/m.test(readFileSync(join(unpacked, file), 'utf8')),
 	);
 	expect(mappingComments.length === 0, 'no sourceMappingURL comments in the .js files', mappingComments);
@@ -149,11 +139,9 @@ async function main(): Promise<void> {
 	expect(JSON.stringify(shipped.peerDependencies) === JSON.stringify({ 'n8n-workflow': '*' }), 'the only peer dependency is n8n-workflow: *', shipped.peerDependencies);
 	const repository = readRepository(shipped);
 	const fields = repositoryFields(repository);
-	expect(
-		JSON.stringify({ repository: shipped.repository, bugs: shipped.bugs, homepage: shipped.homepage }) === JSON.stringify(fields),
-		`repository, bugs and homepage all name ${repository.base}`,
-		{ expected: fields, got: { repository: shipped.repository, bugs: shipped.bugs, homepage: shipped.homepage } },
-	);
+	const got = { repository: shipped.repository, bugs: shipped.bugs, homepage: shipped.homepage };
+	const same = JSON.stringify(got) === JSON.stringify(fields);
+	expect(same, `repository, bugs and homepage all name ${repository.base}`, { expected: fields, got });
 	for (const key of ['description', 'keywords', 'license', 'author', 'engines'] as const) {
 		expect(shipped[key] !== undefined, `${key} is set`);
 	}
@@ -165,10 +153,9 @@ async function main(): Promise<void> {
 	}
 
 	console.log('→ installed into an empty folder with n8n-workflow as the only peer');
-	const installDir = tempDir('install');
-	mkdirSync(installDir, { recursive: true });
+	const installDir = tempDir('pack-install');
 	writeFileSync(join(installDir, 'package.json'), JSON.stringify({ name: 'pack-check', private: true }, null, 2));
-	const workflowVersion = source.devDependencies?.['n8n-workflow'];
+	const workflowVersion = readPackageJson().devDependencies?.['n8n-workflow'];
 	if (!workflowVersion) throw new Error('package.json has no n8n-workflow devDependency to install as the peer');
 	const installStarted = Date.now();
 	await run(
@@ -192,7 +179,6 @@ async function main(): Promise<void> {
 			name?: string;
 			displayName?: string;
 			credentials?: string[];
-			usableAsTool?: boolean;
 			icons?: Array<{ icon: string; exists: boolean }>;
 			error?: string;
 		}>;
@@ -228,7 +214,9 @@ async function main(): Promise<void> {
 	process.exitCode = failures === 0 ? 0 : 1;
 }
 
-main().catch((error: unknown) => {
-	console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-	process.exitCode = 1;
-});
+if (require.main === module) {
+	main().catch((error: unknown) => {
+		console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+		process.exitCode = 1;
+	});
+}

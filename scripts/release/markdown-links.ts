@@ -16,9 +16,6 @@
  *   other schemes are not.
  * And the placeholder owner appears nowhere in the file, code included.
  * Bare URLs in running text are not checked.
- *
- * Used by test/package/markdown-links.test.ts (every Markdown file of the repository) and by
- * scripts/release/check-pack.ts (the README and CHANGELOG in the tarball).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -58,64 +55,50 @@ export function markdownFiles(repo: RepoFiles): string[] {
 	return [...repo.files].filter((file) => file.endsWith('.md')).sort();
 }
 
-export interface MarkdownLink {
-	/** 1-based line. */
-	line: number;
-	target: string;
-}
-
-const FENCE = /^\s*(```|~~~)/;
-
-/** The lines of a Markdown text with fenced blocks blanked and code spans turned into spaces. */
-function linesOutsideCode(markdown: string): string[] {
+/** The lines of a Markdown text with fenced code blocks blanked. */
+export function linesOutsideFences(markdown: string): string[] {
 	let fenced = false;
 	return markdown.split('\n').map((text) => {
-		if (FENCE.test(text)) {
+		if (/^\s*(```|~~~)/.test(text)) {
 			fenced = !fenced;
 			return '';
 		}
-		return fenced ? '' : text.replace(/`[^`]*`/g, (code) => ' '.repeat(code.length));
+		return fenced ? '' : text;
 	});
 }
 
-/** Links and images of a Markdown text (the kinds listed at the top), outside code. */
-export function markdownLinks(markdown: string): MarkdownLink[] {
-	const links: MarkdownLink[] = [];
-	linesOutsideCode(markdown).forEach((text, index) => {
-		const line = index + 1;
+/** Links and images of a Markdown text (the kinds listed at the top), outside fenced blocks and code spans. */
+function markdownLinks(markdown: string): Array<{ line: number; target: string }> {
+	return linesOutsideFences(markdown).flatMap((line, index) => {
+		const text = line.replace(/`[^`]*`/g, (code) => ' '.repeat(code.length));
 		const targets = [
 			...[...text.matchAll(/!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1]),
 			/^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/.exec(text)?.[1],
 			...[...text.matchAll(/<([a-z][a-z0-9+.-]*:[^\s<>]+)>/gi)].map((match) => match[1]),
 			...[...text.matchAll(/<(?:img|a)\s[^>]*?\b(?:src|href)\s*=\s*"([^"]*)"/gi)].map((match) => match[1]),
 		];
-		for (const target of targets) if (target !== undefined) links.push({ line, target });
+		return targets.filter((target) => target !== undefined).map((target) => ({ line: index + 1, target }));
 	});
-	return links;
 }
 
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-export function headingAnchor(heading: string): string {
-	return heading
-		.trim()
-		.toLowerCase()
-		.replace(/<[^>]+>/g, '')
-		.replace(/[^\p{L}\p{N}\s_-]/gu, '')
-		.replace(/\s/g, '-');
-}
-
-/** Every anchor a Markdown file's headings give, with GitHub's -1, -2 … for repeats. */
+/**
+ * Every anchor a Markdown file's headings give, as GitHub makes them: a link counts by its text,
+ * lower case, punctuation dropped, spaces to hyphens, and -1, -2 … for repeats.
+ */
 export function headingAnchors(markdown: string): Set<string> {
 	const anchors = new Set<string>();
 	const seen = new Map<string, number>();
-	let fenced = false;
-	for (const text of markdown.split('\n')) {
-		if (FENCE.test(text)) fenced = !fenced;
-		if (fenced) continue;
+	for (const text of linesOutsideFences(markdown)) {
 		const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(text);
 		if (!heading) continue;
-		// A link in a heading counts by its text, as GitHub renders it.
-		const anchor = headingAnchor(heading[1].replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/`/g, ''));
+		const anchor = heading[1]
+			.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+			.replace(/`/g, '')
+			.trim()
+			.toLowerCase()
+			.replace(/<[^>]+>/g, '')
+			.replace(/[^\p{L}\p{N}\s_-]/gu, '')
+			.replace(/\s/g, '-');
 		const count = seen.get(anchor) ?? 0;
 		seen.set(anchor, count + 1);
 		anchors.add(count === 0 ? anchor : `${anchor}-${count}`);
@@ -141,12 +124,12 @@ const THIS_REPOSITORY = new RegExp(
 	'i',
 );
 
+/** `text` percent-decoded, or undefined when it is not valid percent-encoding. */
 function decoded(text: string): string | undefined {
 	try {
 		return decodeURIComponent(text);
-	} catch (error) {
-		if (error instanceof URIError) return undefined;
-		throw error;
+	} catch {
+		return undefined;
 	}
 }
 

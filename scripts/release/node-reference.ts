@@ -21,6 +21,7 @@ import { join } from 'node:path';
 
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
+import { linesOutsideFences } from './markdown-links';
 import { REPO_ROOT } from './repository';
 
 /** The generated blocks of README.md: the operations table and the Options table. */
@@ -32,16 +33,11 @@ export const blockEnd = (name: BlockName): string => `<!-- node-reference:${name
 
 export interface Operation {
 	resource: string;
-	/** The resource's value (`sms`). */
-	resourceValue: string;
 	/** As the Operation field shows it (`Send SMS`). */
 	name: string;
-	value: string;
 	/** As the node list shows it (`Send an SMS`). */
 	action: string;
 	description: string;
-	/** The fields shown for it, Options excluded. */
-	fields: INodeProperties[];
 	options: INodeProperties[];
 }
 
@@ -58,7 +54,7 @@ const shownFor = (property: INodeProperties, resource: string, operation: string
 };
 
 /** A default as the docs write it: an option's name, on/off, "empty", an expression without its `=`. */
-export function formatDefault(property: INodeProperties): string {
+function formatDefault(property: INodeProperties): string {
 	const value = property.default;
 	if (property.type === 'options') {
 		const option = (property.options as INodePropertyOptions[]).find((candidate) => candidate.value === value);
@@ -88,6 +84,10 @@ export function nodeReference(description: INodeTypeDescription): NodeReference 
 	const resourceField = properties.find((property) => property.name === 'resource');
 	if (!resourceField) throw new Error('The node has no Resource field');
 	const operations: Operation[] = [];
+	const defaults = new Map<string, Set<string>>();
+	const add = (property: INodeProperties): void => {
+		defaults.set(property.displayName, (defaults.get(property.displayName) ?? new Set<string>()).add(formatDefault(property)));
+	};
 	for (const resource of resourceField.options as INodePropertyOptions[]) {
 		const operationField = properties.find(
 			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value),
@@ -97,29 +97,20 @@ export function nodeReference(description: INodeTypeDescription): NodeReference 
 				(property) => property !== operationField && property !== resourceField && shownFor(property, String(resource.value), String(operation.value)),
 			);
 			const optionsField = shown.find((property) => property.name === 'options' && property.type === 'collection');
+			const options = (optionsField?.options ?? []) as INodeProperties[];
 			operations.push({
 				resource: resource.name,
-				resourceValue: String(resource.value),
 				name: operation.name,
-				value: String(operation.value),
 				action: operation.action ?? operation.name,
 				description: operation.description ?? '',
-				fields: shown.filter((property) => property !== optionsField && property.type !== 'notice'),
-				options: (optionsField?.options ?? []) as INodeProperties[],
+				options,
 			});
-		}
-	}
-	const defaults = new Map<string, Set<string>>();
-	const add = (property: INodeProperties) => {
-		const set = defaults.get(property.displayName) ?? new Set<string>();
-		set.add(formatDefault(property));
-		defaults.set(property.displayName, set);
-	};
-	for (const operation of operations) {
-		for (const property of [...operation.fields, ...operation.options]) {
-			add(property);
-			if (property.type === 'fixedCollection') {
-				for (const group of (property.options ?? []) as INodePropertyCollection[]) group.values.forEach(add);
+			// The defaults of the fields shown for it (notices and the Options collection excluded), their sub-fields and its options.
+			for (const property of [...shown.filter((property) => property !== optionsField && property.type !== 'notice'), ...options]) {
+				add(property);
+				if (property.type === 'fixedCollection') {
+					for (const group of (property.options ?? []) as INodePropertyCollection[]) group.values.forEach(add);
+				}
 			}
 		}
 	}
@@ -131,14 +122,12 @@ const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n
 /** Which operations offer an option, as short as it can be said. */
 function offeredOn(operations: Operation[], having: Operation[]): string {
 	if (having.length === operations.length) return 'every operation';
-	const labels: string[] = [];
-	for (const operation of having) {
-		const sameName = operations.filter((candidate) => candidate.name === operation.name);
-		const whole = sameName.every((candidate) => having.includes(candidate));
-		const label = whole ? operation.name : `${operation.resource} → ${operation.name}`;
-		if (!labels.includes(label)) labels.push(label);
-	}
-	return labels.join(', ');
+	const labels = having.map((operation) => {
+		// The name alone when every operation of that name offers it, else with its resource.
+		const everywhere = operations.every((other) => other.name !== operation.name || having.includes(other));
+		return everywhere ? operation.name : `${operation.resource} → ${operation.name}`;
+	});
+	return [...new Set(labels)].join(', ');
 }
 
 /** The operations table: each resource's operations as the Operation field and the node list show them. */
@@ -153,9 +142,8 @@ function operationsTable({ operations }: NodeReference): string[] {
 /** The Options table: every option, its value when added, where it is offered and the editor's text for it. */
 function optionsTable({ operations }: NodeReference): string[] {
 	const lines = ['| Option | Value when added | Offered on | What the editor says |', '|---|---|---|---|'];
-	const names: string[] = [];
-	for (const operation of operations) for (const option of operation.options) if (!names.includes(option.displayName)) names.push(option.displayName);
-	for (const name of names.sort((a, b) => a.localeCompare(b))) {
+	const names = new Set(operations.flatMap((operation) => operation.options.map((option) => option.displayName)));
+	for (const name of [...names].sort((a, b) => a.localeCompare(b))) {
 		const having = operations.filter((operation) => operation.options.some((option) => option.displayName === name));
 		const option = having[0].options.find((candidate) => candidate.displayName === name) as INodeProperties;
 		lines.push(`| ${name} | ${cell(formatDefault(option))} | ${cell(offeredOn(operations, having))} | ${cell(option.description ?? '')} |`);
@@ -185,18 +173,6 @@ export function formatClaim({ file, line, claim, problem }: Claim): string {
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const longestFirst = (names: Iterable<string>): string[] => [...new Set(names)].sort((a, b) => b.length - a.length);
 
-/** The Markdown's lines with fenced code blocks blanked (code spans stay: docs name fields in them). */
-function linesOutsideFences(markdown: string): string[] {
-	let fenced = false;
-	return markdown.split('\n').map((text) => {
-		if (/^\s*(```|~~~)/.test(text)) {
-			fenced = !fenced;
-			return '';
-		}
-		return fenced ? '' : text;
-	});
-}
-
 /** The text right after `at` with emphasis marks and spaces skipped. */
 const after = (text: string, at: number): string => text.slice(at).replace(/^[*_`\s]+/, '');
 
@@ -210,6 +186,7 @@ export function checkClaims(file: string, markdown: string, reference: NodeRefer
 	const resources = longestFirst(reference.operations.map((operation) => operation.resource));
 	const optionNames = longestFirst(reference.operations.flatMap((operation) => operation.options.map((option) => option.displayName)));
 	const fieldNames = longestFirst(reference.defaults.keys());
+	// Code spans are read too: the docs name fields in them.
 	const lines = linesOutsideFences(markdown);
 	lines.forEach((text, index) => {
 		const line = index + 1;
@@ -254,15 +231,14 @@ export function blockOf(markdown: string, name: BlockName): { start: number; end
 	return { start, end, text: markdown.slice(start, end) };
 }
 
-export const README_PATH = join(REPO_ROOT, 'README.md');
-
 async function main(): Promise<number> {
 	// tsx resolves `….node` to the codex file (….node.json): name the source file.
 	const { MultiChannelNotification } = (await import(
 		join(REPO_ROOT, 'nodes/MultiChannelNotification/MultiChannelNotification.node.ts')
 	)) as typeof import('../../nodes/MultiChannelNotification/MultiChannelNotification.node');
 	const reference = nodeReference(new MultiChannelNotification().description);
-	const readme = readFileSync(README_PATH, 'utf8');
+	const readmePath = join(REPO_ROOT, 'README.md');
+	const readme = readFileSync(readmePath, 'utf8');
 	let updated = readme;
 	for (const name of BLOCK_NAMES) {
 		const block = blockOf(updated, name);
@@ -276,7 +252,7 @@ async function main(): Promise<number> {
 		console.log("README.md's operations and Options tables already match the node");
 		return 0;
 	}
-	writeFileSync(README_PATH, updated);
+	writeFileSync(readmePath, updated);
 	console.log("README.md's operations and Options tables rewritten from the node");
 	return 0;
 }

@@ -15,8 +15,11 @@ export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const PACKAGE_JSON_PATH = join(REPO_ROOT, 'package.json');
 /** The repository's name on GitHub: the package's name. */
 export const REPOSITORY_NAME = 'n8n-nodes-multichannel-notification';
-/** The owner package.json names until the public repository exists. */
 export const PLACEHOLDER_OWNER = 'your-github-owner';
+/** The credential's source, whose `documentationUrl` n8n links from the credential dialog. */
+export const CREDENTIAL_SOURCE_PATH = join(REPO_ROOT, 'credentials', 'MultiChannelNotificationApi.credentials.ts');
+/** The node's codex file, whose documentation URLs n8n links from the node. */
+export const CODEX_PATH = join(REPO_ROOT, 'nodes', 'MultiChannelNotification', 'MultiChannelNotification.node.json');
 
 export interface PackageJson {
 	name: string;
@@ -25,8 +28,6 @@ export interface PackageJson {
 	keywords?: string[];
 	main?: string;
 	types?: string;
-	files?: string[];
-	engines?: Record<string, string>;
 	repository?: { type?: string; url?: string; directory?: string } | string;
 	bugs?: { url?: string } | string;
 	homepage?: string;
@@ -37,8 +38,8 @@ export interface PackageJson {
 	[key: string]: unknown;
 }
 
-export function readPackageJson(path = PACKAGE_JSON_PATH): PackageJson {
-	return JSON.parse(readFileSync(path, 'utf8')) as PackageJson;
+export function readPackageJson(): PackageJson {
+	return JSON.parse(readFileSync(PACKAGE_JSON_PATH, 'utf8')) as PackageJson;
 }
 
 export interface Repository {
@@ -55,11 +56,7 @@ const REPOSITORY_URL = /^git\+https:\/\/github\.com\/([^/]+)\/([A-Za-z0-9_.-]+?)
 /** The repository `<owner>/n8n-nodes-multichannel-notification`; throws if `owner` is not a GitHub owner name. */
 export function repositoryOf(owner: string): Repository {
 	if (!OWNER.test(owner)) throw new Error(`Not a GitHub owner name: ${JSON.stringify(owner)}`);
-	return {
-		owner,
-		name: REPOSITORY_NAME,
-		base: `https://github.com/${owner}/${REPOSITORY_NAME}`,
-	};
+	return { owner, name: REPOSITORY_NAME, base: `https://github.com/${owner}/${REPOSITORY_NAME}` };
 }
 
 /** The repository package.json names; throws if its `repository.url` is not `git+https://github.com/<owner>/<name>.git`. */
@@ -76,24 +73,15 @@ export function readRepository(packageJson: PackageJson = readPackageJson()): Re
 }
 
 /** The package.json fields that name the repository, as they must read for `repository`. */
-export function repositoryFields(repository: Repository): Pick<PackageJson, 'repository' | 'bugs' | 'homepage'> {
-	return {
-		repository: { type: 'git', url: `git+${repository.base}.git` },
-		bugs: { url: `${repository.base}/issues` },
-		homepage: `${repository.base}#readme`,
-	};
+export function repositoryFields({ base }: Repository): Pick<PackageJson, 'repository' | 'bugs' | 'homepage'> {
+	return { repository: { type: 'git', url: `git+${base}.git` }, bugs: { url: `${base}/issues` }, homepage: `${base}#readme` };
 }
 
-/** The credential's source, whose `documentationUrl` n8n links from the credential dialog. */
-export const CREDENTIAL_SOURCE_PATH = join(REPO_ROOT, 'credentials', 'MultiChannelNotificationApi.credentials.ts');
-/** The node's codex file, whose documentation URLs n8n links from the node. */
-export const CODEX_PATH = join(REPO_ROOT, 'nodes', 'MultiChannelNotification', 'MultiChannelNotification.node.json');
-
 /**
- * The pages n8n links from the node (its Docs link) and from the credential dialog: the README on
- * GitHub, which exists as soon as the public repository does (the npm page only once a version
- * is published), at its top and at its Credential section.
+ * The documentation links n8n shows, as they must read for `repository`: the README on GitHub
+ * (which exists as soon as the public repository does; the npm page only once a version is
+ * published), at its top for the node and at its Credential section for the credential dialog.
  */
-export function documentationUrls(repository: Repository): { node: string; credential: string } {
-	return { node: `${repository.base}#readme`, credential: `${repository.base}#credential` };
+export function documentationUrls({ base }: Repository): { credential: string; codexPrimary: string; codexCredential: string } {
+	return { credential: `${base}#credential`, codexPrimary: `${base}#readme`, codexCredential: `${base}#credential` };
 }

@@ -14,25 +14,19 @@
  *   npx tsx scripts/release/scan.ts            (npm run scan; after `npm run build`)
  *   npx tsx scripts/release/scan.ts --source   (only the source leg: no build needed)
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { elapsed, installCleanup, removeOnExit, run } from '../n8n/lib/process';
+import { elapsed, installCleanup, run } from '../n8n/lib/process';
+import { packAndUnpack } from './check-pack';
 import { REPO_ROOT } from './repository';
 
-export const SCANNER_VERSION = '0.32.0';
-export const SCANNER_DIR = join(REPO_ROOT, '.cache', `scan-community-package-${SCANNER_VERSION}`);
+const SCANNER_VERSION = '0.32.0';
+const SCANNER_DIR = join(REPO_ROOT, '.cache', `scan-community-package-${SCANNER_VERSION}`);
 const SCANNER_PACKAGE = join(SCANNER_DIR, 'node_modules', '@n8n', 'scan-community-package');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
-
-interface AnalyzeResult {
-	passed: boolean;
-	message?: string;
-	details?: string;
-}
 
 interface LintMessage {
 	ruleId: string | null;
@@ -43,7 +37,7 @@ interface LintMessage {
 }
 
 interface ScannerModule {
-	analyzePackage(dir: string, patterns: string[]): Promise<AnalyzeResult>;
+	analyzePackage(dir: string, patterns: string[]): Promise<{ passed: boolean; message?: string; details?: string }>;
 	buildScanConfig(): Promise<unknown>;
 	SOURCE_FILE_PATTERNS: string[];
 }
@@ -53,7 +47,7 @@ interface ScannerModule {
  * installed into a folder of its own and renamed into place when complete, so an interrupted or
  * concurrent install never leaves a half-installed scanner behind.
  */
-export async function ensureScanner(log: (line: string) => void = console.log): Promise<string> {
+async function ensureScanner(): Promise<string> {
 	const entry = join(SCANNER_PACKAGE, 'scanner', 'scanner.mjs');
 	if (existsSync(entry)) return entry;
 	const started = Date.now();
@@ -62,7 +56,7 @@ export async function ensureScanner(log: (line: string) => void = console.log): 
 	rmSync(staging, { recursive: true, force: true });
 	mkdirSync(staging);
 	writeFileSync(join(staging, 'package.json'), JSON.stringify({ private: true }, null, 2));
-	log(`Installing @n8n/scan-community-package@${SCANNER_VERSION} into ${SCANNER_DIR} (once, about 30 s)…`);
+	console.log(`Installing @n8n/scan-community-package@${SCANNER_VERSION} into ${SCANNER_DIR} (once, about 30 s)…`);
 	try {
 		// --ignore-scripts: it pulls eslint-plugin-n8n-nodes-base, whose preinstall only works under pnpm.
 		await run(
@@ -81,7 +75,7 @@ export async function ensureScanner(log: (line: string) => void = console.log): 
 		rmSync(staging, { recursive: true, force: true });
 	}
 	if (!existsSync(entry)) throw new Error(`The scanner was installed but ${entry} is missing`);
-	log(`Scanner installed in ${elapsed(started)}.`);
+	console.log(`Scanner installed in ${elapsed(started)}.`);
 	return entry;
 }
 
@@ -123,16 +117,8 @@ async function main(): Promise<number> {
 
 	if (!sourceOnly) {
 		if (!existsSync(join(REPO_ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
-		const work = mkdtempSync(join(tmpdir(), 'mcn-scan-'));
-		removeOnExit(work);
-		const { output } = await run('npm pack', 'npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO_ROOT });
-		const [packed] = JSON.parse(output.slice(output.search(/^\[/m))) as Array<{ filename: string }>;
-		// As n8n's scanner unpacks a downloaded package: into a folder, without the top `package/`.
-		const unpacked = join(work, 'package');
-		mkdirSync(unpacked);
-		await run('unpack', 'tar', ['-xzf', join(work, packed.filename), '-C', unpacked, '--strip-components=1']);
-		if (readdirSync(unpacked).length === 0) throw new Error('The tarball unpacked to nothing');
-		ok = (await scan(scanner, `tarball ${packed.filename}`, unpacked, TARBALL_PATTERNS)) && ok;
+		const { filename, unpacked } = await packAndUnpack();
+		ok = (await scan(scanner, `tarball ${filename}`, unpacked, TARBALL_PATTERNS)) && ok;
 	}
 	console.log(`\n${ok ? 'PASS' : 'FAIL'} — scanner, ${elapsed(started)}`);
 	return ok ? 0 : 1;
@@ -140,9 +126,7 @@ async function main(): Promise<number> {
 
 if (require.main === module) {
 	main().then(
-		(code) => {
-			process.exit(code);
-		},
+		(code) => process.exit(code),
 		(error: unknown) => {
 			console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
 			process.exitCode = 1;

@@ -19,31 +19,29 @@ export function withRepository(packageJson: PackageJson, repository: Repository)
 	return { ...packageJson, ...repositoryFields(repository) };
 }
 
+const codexUrl = (key: string): RegExp => new RegExp(`("${key}"\\s*:\\s*\\[\\s*\\{\\s*"url"\\s*:\\s*")([^"]*)(")`);
 const CREDENTIAL_URL = /(\bdocumentationUrl\s*=\s*')([^']*)(')/;
-const codexUrl = (key: 'primaryDocumentation' | 'credentialDocumentation'): RegExp =>
-	new RegExp(`("${key}"\\s*:\\s*\\[\\s*\\{\\s*"url"\\s*:\\s*")([^"]*)(")`);
+const CODEX_PRIMARY = codexUrl('primaryDocumentation');
+const CODEX_CREDENTIAL = codexUrl('credentialDocumentation');
 
 /** The documentation links of the credential's source and of the codex file, as they read now. */
-export function documentationLinks(credentialSource: string, codex: string): { credential?: string; codexPrimary?: string; codexCredential?: string } {
+export function documentationLinks(credentialSource: string, codex: string): Partial<ReturnType<typeof documentationUrls>> {
 	return {
 		credential: CREDENTIAL_URL.exec(credentialSource)?.[2],
-		codexPrimary: codexUrl('primaryDocumentation').exec(codex)?.[2],
-		codexCredential: codexUrl('credentialDocumentation').exec(codex)?.[2],
+		codexPrimary: CODEX_PRIMARY.exec(codex)?.[2],
+		codexCredential: CODEX_CREDENTIAL.exec(codex)?.[2],
 	};
 }
 
 /** The credential's source and the codex file with their documentation links set for `repository`. */
 export function withDocumentationUrls(credentialSource: string, codex: string, repository: Repository): { credentialSource: string; codex: string } {
-	const urls = documentationUrls(repository);
-	const links = documentationLinks(credentialSource, codex);
-	if (links.credential === undefined || links.codexPrimary === undefined || links.codexCredential === undefined) {
+	if (Object.values(documentationLinks(credentialSource, codex)).some((link) => link === undefined)) {
 		throw new Error("Cannot find the credential's documentationUrl or the codex file's documentation URLs");
 	}
+	const urls = documentationUrls(repository);
 	return {
 		credentialSource: credentialSource.replace(CREDENTIAL_URL, `$1${urls.credential}$3`),
-		codex: codex
-			.replace(codexUrl('primaryDocumentation'), `$1${urls.node}$3`)
-			.replace(codexUrl('credentialDocumentation'), `$1${urls.credential}$3`),
+		codex: codex.replace(CODEX_PRIMARY, `$1${urls.codexPrimary}$3`).replace(CODEX_CREDENTIAL, `$1${urls.codexCredential}$3`),
 	};
 }
 

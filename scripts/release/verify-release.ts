@@ -23,7 +23,7 @@ import { CODEX_PATH, CREDENTIAL_SOURCE_PATH, documentationUrls, PLACEHOLDER_OWNE
 import { figureStates } from './measured';
 import { documentationLinks } from './set-repository';
 
-export function releaseProblems(tag: string, githubRepository: string): string[] {
+function releaseProblems(tag: string, githubRepository: string): string[] {
 	const problems: string[] = [];
 	const packageJson = readPackageJson();
 	if (tag !== `v${packageJson.version}`) problems.push(`tag ${tag} is not v${packageJson.version} (package.json version)`);
@@ -33,27 +33,25 @@ export function releaseProblems(tag: string, githubRepository: string): string[]
 	} catch (error) {
 		return [...problems, (error as Error).message];
 	}
-	if (repository.owner === PLACEHOLDER_OWNER) {
+	const { owner, name } = repository;
+	if (owner === PLACEHOLDER_OWNER) {
 		problems.push(`package.json still names the placeholder owner ${PLACEHOLDER_OWNER}: run npx tsx scripts/release/set-repository.ts <owner> and commit`);
 	}
-	if (`${repository.owner}/${repository.name}`.toLowerCase() !== githubRepository.toLowerCase()) {
-		problems.push(`package.json names ${repository.owner}/${repository.name}, but this runs in ${githubRepository}: npm provenance would not match`);
+	if (`${owner}/${name}`.toLowerCase() !== githubRepository.toLowerCase()) {
+		problems.push(`package.json names ${owner}/${name}, but this runs in ${githubRepository}: npm provenance would not match`);
 	}
 	const fields = repositoryFields(repository);
 	for (const key of ['repository', 'bugs', 'homepage'] as const) {
 		if (JSON.stringify(packageJson[key]) !== JSON.stringify(fields[key])) problems.push(`package.json ${key} is not ${JSON.stringify(fields[key])}`);
 	}
-	const urls = documentationUrls(repository);
 	const links = documentationLinks(readFileSync(CREDENTIAL_SOURCE_PATH, 'utf8'), readFileSync(CODEX_PATH, 'utf8'));
-	const expected = { credential: urls.credential, codexPrimary: urls.node, codexCredential: urls.credential };
-	for (const key of Object.keys(expected) as Array<keyof typeof expected>) {
-		if (links[key] !== expected[key]) {
-			problems.push(`documentation link ${key} is ${JSON.stringify(links[key])}, not ${expected[key]}: run npx tsx scripts/release/set-repository.ts ${repository.owner}`);
+	for (const [key, url] of Object.entries(documentationUrls(repository)) as Array<[keyof typeof links, string]>) {
+		if (links[key] !== url) {
+			problems.push(`documentation link ${key} is ${JSON.stringify(links[key])}, not ${url}: run npx tsx scripts/release/set-repository.ts ${owner}`);
 		}
 	}
 	const changelog = readFileSync(join(REPO_ROOT, 'CHANGELOG.md'), 'utf8');
-	const escaped = packageJson.version.replace(/\./g, '\\.');
-	if (!new RegExp(`^## \\[?${escaped}\\]?(\\s|$)`, 'm').test(changelog)) {
+	if (!new RegExp(`^## \\[?${packageJson.version.replace(/\./g, '\\.')}\\]?(\\s|$)`, 'm').test(changelog)) {
 		problems.push(`CHANGELOG.md has no "## ${packageJson.version} — <date>" section`);
 	}
 	for (const state of figureStates()) {
@@ -63,16 +61,14 @@ export function releaseProblems(tag: string, githubRepository: string): string[]
 	return problems;
 }
 
-if (require.main === module) {
-	const { values } = parseArgs({ options: { tag: { type: 'string' }, repository: { type: 'string' } } });
-	if (!values.tag || !values.repository) {
-		console.error('usage: verify-release.ts --tag v<version> --repository <owner>/<name>');
-		process.exit(2);
-	}
-	const problems = releaseProblems(values.tag, values.repository);
-	if (problems.length > 0) {
-		console.error(`Not releasable:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-		process.exit(1);
-	}
-	console.log(`${values.tag} of ${values.repository} is ready to publish`);
+const { values } = parseArgs({ options: { tag: { type: 'string' }, repository: { type: 'string' } } });
+if (!values.tag || !values.repository) {
+	console.error('usage: verify-release.ts --tag v<version> --repository <owner>/<name>');
+	process.exit(2);
 }
+const problems = releaseProblems(values.tag, values.repository);
+if (problems.length > 0) {
+	console.error(`Not releasable:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+	process.exit(1);
+}
+console.log(`${values.tag} of ${values.repository} is ready to publish`);
