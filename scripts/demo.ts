@@ -22,7 +22,7 @@ async function main(): Promise<number> {
 	console.log(`Sandbox: ${sandbox.url} (API key ${sandbox.apiKey})\n`);
 	let failures = 0;
 	try {
-		const run = await inProcessRunner(sandbox.url, sandbox.apiKey, { name: 'Multi-Channel Notification' });
+		const run = await inProcessRunner(sandbox.url, sandbox.apiKey, { node: (ours) => ({ ...ours, name: 'Multi-Channel Notification' }) });
 		for (const send of EXAMPLE_SENDS) {
 			const before = sandbox.requests.length;
 			const { output, error } = await run({ resource: send.resource, operation: send.name, ...send.expressions }, [ITEM]);

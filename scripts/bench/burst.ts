@@ -1,26 +1,27 @@
 /**
- * Burst legs of `npm run bench`, in their own process (started by run.ts): the commonest real
- * shape — one execution per event — through REAL n8n. The packed package is installed into a
- * fresh n8n user folder as a community package (scripts/n8n/lib/stack.ts), n8n started, and two
- * workflows made active: Webhook → this node (SMS → Send SMS, at its defaults), the same with
- * Concurrency 1 (a diagnostic: no window shared between executions, the rate and pauses still
- * are) and Webhook → n8n's HTTP Request node (the same body; Retry On Fail on, 5 tries 1 s apart). For each in turn,
- * `events` POSTs go to the production webhook at once, one item each, while the https sandbox (in
- * this process) admits `perSecond` a second (by the spec's limiter shape; no limit when unset) with
- * `latencyMs` latency and a Retry-After. The webhooks answer when their execution is over
- * (responseMode lastNode). In queue mode n8n runs on Postgres and Redis with `workers` workers
- * (`--concurrency`, or n8n's default), which run the executions; each worker process keeps its own
- * pace of the service, and each message names the process that sent it (MCN_BENCH_SENDER).
+ * Burst legs of `npm run bench`, in their own process (started by run.ts): one execution per event
+ * through REAL n8n, the packed package installed as a community package (scripts/n8n/lib/stack.ts).
+ * Three active workflows, each a production webhook (answering when its execution is over) → the
+ * client measured: this node at its defaults, the same with Concurrency 1 (a diagnostic: no window
+ * shared between executions, the rate and pauses still are) and n8n's HTTP Request node (the same
+ * body, Retry On Fail on). For each in turn, `events` POSTs go to its webhook at once, one item
+ * each, while the https sandbox (in this process) admits `perSecond` a second. In queue mode n8n
+ * runs on Postgres and Redis with `workers` workers, each keeping its own pace of the service; each
+ * message names the process that sent it (MCN_BENCH_SENDER).
  *
  * Receives a BurstSpec, reports `{ type: 'burst', results }` with what the sandbox saw.
  */
 import { request } from 'node:http';
 import { loadavg } from 'node:os';
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import type { BurstResult, BurstSpec } from './common';
-import { API_KEY, httpNodeParameters, inputItems, nodeParameters, receiveInput, report, senderOf, timelineOf } from './common';
-import { burstWorkflows, headerAuthCredential, SECOND_CREDENTIAL, WEBHOOK_PATHS } from './burstWorkflows';
-import { sandboxCredential } from '../n8n/lib/examples';
+import { API_KEY, HTTP_REQUEST_VERSION, HTTP_RETRY, httpNodeParameters, inputItems, nodeParameters, report, runChild } from './common';
+import { SMS_PATH, senderOf, timelineOf } from './common';
+import type { ExampleWorkflow } from '../n8n/lib/examples';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, sandboxCredential } from '../n8n/lib/examples';
+import { NODE_TYPE } from '../n8n/lib/install';
 import { installCleanup, stopAll } from '../n8n/lib/process';
 import { launchQueue } from '../n8n/lib/queue';
 import type { Sandbox } from '../n8n/lib/sandbox';
@@ -28,6 +29,60 @@ import { startSandbox } from '../n8n/lib/sandbox';
 import { launch, step } from '../n8n/lib/stack';
 
 type Client = BurstResult['client'];
+
+const WEBHOOK_PATHS: Record<Client, string> = { node: 'bench-burst-node', nodePinned: 'bench-burst-pinned', httpNode: 'bench-burst-http' };
+const HEADER_AUTH = { id: 'benchHeaderAuth01', name: 'Bench header auth' };
+/**
+ * The Concurrency 1 workflow's own credential (the same key and Base URL): the node keeps one pace
+ * per credential, so its burst starts from a fresh pace, as the defaults' burst does.
+ */
+const SECOND_CREDENTIAL = { id: 'mcnBenchCred02', name: 'Multi-Channel Notification (sandbox, second)' };
+
+function webhookWorkflow(id: string, client: Client, title: string, send: Record<string, unknown>): ExampleWorkflow {
+	return {
+		id,
+		name: `Bench burst: webhook → ${title}`,
+		nodes: [
+			{
+				id: `${id}-webhook`,
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: `${id}-hook`,
+				parameters: { httpMethod: 'POST', path: WEBHOOK_PATHS[client], responseMode: 'lastNode', options: {} },
+			},
+			{ id: `${id}-send`, name: 'Send', position: [220, 0], ...send },
+		] as unknown as ExampleWorkflow['nodes'],
+		connections: { Webhook: { main: [[{ node: 'Send', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
+/** This node's part of a workflow: SMS → Send with the given parameters and the sandbox credential. */
+function ourNode(parameters: INodeParameters, credential = { id: CREDENTIAL_ID, name: CREDENTIAL_NAME }): Record<string, unknown> {
+	return { type: NODE_TYPE, typeVersion: 1, parameters, credentials: { multiChannelNotificationApi: credential } };
+}
+
+/** The three workflows, the sandbox at `sandboxUrl`, each message's fields from the webhook call's body. */
+function burstWorkflows(sandboxUrl: string): Array<{ client: Client; workflow: ExampleWorkflow }> {
+	const httpNode = {
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: HTTP_REQUEST_VERSION,
+		parameters: httpNodeParameters(sandboxUrl, false, '$json.body'),
+		credentials: { httpHeaderAuth: HEADER_AUTH },
+		retryOnFail: true,
+		...HTTP_RETRY,
+	};
+	const pinned = ourNode(nodeParameters(1, '$json.body'), SECOND_CREDENTIAL);
+	const node = ourNode(nodeParameters(undefined, '$json.body'));
+	return [
+		{ client: 'node', workflow: webhookWorkflow('mcnBenchBurst01', 'node', 'Multi-Channel Notification', node) },
+		{ client: 'nodePinned', workflow: webhookWorkflow('mcnBenchBurst03', 'nodePinned', 'Multi-Channel Notification, Concurrency 1', pinned) },
+		{ client: 'httpNode', workflow: webhookWorkflow('mcnBenchBurst02', 'httpNode', 'HTTP Request', httpNode) },
+	];
+}
 
 /**
  * One webhook call on a connection of its own (no keep-alive): a socket kept from the burst before
@@ -48,13 +103,11 @@ async function burst(spec: BurstSpec, client: Client, webhook: string, sandbox: 
 	// Start on a fresh window of the sandbox's limit, nothing left of the warm-up.
 	await new Promise((resolve) => setTimeout(resolve, 1100));
 	const load = loadavg()[0];
-	const events = inputItems(spec.events);
 	const started = Date.now();
-	const statuses = await Promise.all(events.map(async (event) => await post(webhook, event).catch(() => 0)));
+	const statuses = await Promise.all(inputItems(spec.events).map(async (event) => await post(webhook, event).catch(() => 0)));
 	const allAnsweredMs = Date.now() - started;
-	const requests = sandbox.requests.filter((request) => request.path === '/v1/sms/notification');
+	const requests = sandbox.requests.filter((request) => request.path === SMS_PATH);
 	const delivered = requests.filter((request) => request.delivered);
-	const bodies = new Set(delivered.map((request) => request.rawBody));
 	const times = delivered.map((request) => request.receivedAt);
 	const senders: Record<string, typeof requests> = {};
 	for (const request of requests) (senders[senderOf(request.rawBody) ?? '?'] ??= []).push(request);
@@ -66,7 +119,7 @@ async function burst(spec: BurstSpec, client: Client, webhook: string, sandbox: 
 		webhookStatuses,
 		requests: requests.length,
 		delivered: delivered.length,
-		twice: delivered.length - bodies.size,
+		twice: delivered.length - new Set(delivered.map((request) => request.rawBody)).size,
 		rateLimited: requests.filter((request) => request.rateLimited).length,
 		firstToLastMs: times.length ? Math.max(...times) - Math.min(...times) : 0,
 		startToLastMs: times.length ? Math.max(...times) - started : 0,
@@ -77,20 +130,12 @@ async function burst(spec: BurstSpec, client: Client, webhook: string, sandbox: 
 	};
 }
 
-async function main(): Promise<void> {
-	const spec = await receiveInput<BurstSpec>();
-	const sandbox = await startSandbox({
-		port: 0,
-		apiKey: API_KEY,
-		latencyMs: spec.latencyMs,
-		rateLimit: spec.perSecond === undefined ? undefined : { perSecond: spec.perSecond, shape: spec.shape ?? 'fixedWindow', burst: spec.bucket, retryAfter: spec.retryAfter },
-	});
+async function main(spec: BurstSpec): Promise<void> {
+	const { perSecond, shape = 'fixedWindow', bucket, retryAfter } = spec;
+	const rateLimit = perSecond === undefined ? undefined : { perSecond, shape, burst: bucket, retryAfter };
+	const sandbox = await startSandbox({ port: 0, apiKey: API_KEY, latencyMs: spec.latencyMs, rateLimit });
 	installCleanup(async () => await sandbox.stop());
-	const workflows = burstWorkflows({
-		node: nodeParameters(undefined, '$json.body'),
-		nodePinned: nodeParameters(1, '$json.body'),
-		httpNode: httpNodeParameters(sandbox.url, false, '$json.body'),
-	});
+	const workflows = burstWorkflows(sandbox.url);
 	// Queue mode: Postgres and Redis, main + workers (scripts/n8n/lib/queue.ts). Every process may
 	// read MCN_BENCH_SENDER in an expression (n8n blocks env access in expressions by default).
 	const options = {
@@ -99,7 +144,7 @@ async function main(): Promise<void> {
 		credentials: [
 			sandboxCredential(sandbox.url, API_KEY),
 			{ ...sandboxCredential(sandbox.url, API_KEY), ...SECOND_CREDENTIAL },
-			headerAuthCredential(API_KEY),
+			{ ...HEADER_AUTH, type: 'httpHeaderAuth', data: { name: 'Authorization', value: API_KEY } },
 		],
 		workflows: workflows.map((entry) => entry.workflow),
 	};
@@ -129,11 +174,4 @@ async function main(): Promise<void> {
 	await report({ type: 'burst', results });
 }
 
-main().then(
-	() => process.exit(0),
-	async (error: unknown) => {
-		await report({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-		await stopAll(3000);
-		process.exit(1);
-	},
-);
+runChild(main, async () => await stopAll(3000));

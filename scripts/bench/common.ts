@@ -7,15 +7,16 @@ import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { REPO_ROOT } from '../release/measured';
 import type { BurstResult, LegResult, PrepareResult, SecondCount } from './types';
 
 export type * from './types';
+export { REPO_ROOT };
 
-export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const N8N_NODE_MODULES = join(REPO_ROOT, '.cache', 'n8n-2.8.4', 'node_modules');
 export const HTTP_REQUEST_NODE_PATH = join(N8N_NODE_MODULES, 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
 /** The version n8n 2.8.4 puts on a new HTTP Request node. */
@@ -26,6 +27,8 @@ export const SMS_PATH = '/v1/sms/notification';
 export const RATE_LIMIT_PER_SECOND = 100;
 /** HTTP Request node batching used by the `httpNodeBatching` leg. */
 export const HTTP_BATCH = { batchSize: 20, batchInterval: 100 };
+/** The burst legs' HTTP Request node: n8n's Retry On Fail at its most, the best a workflow without this node can do. */
+export const HTTP_RETRY = { maxTries: 5, waitBetweenTries: 1000 };
 
 /**
  * Points N8N_USER_FOLDER (inherited by every child) at a fresh throw-away folder: n8n-core writes an
@@ -46,11 +49,8 @@ export function inputItems(count: number): IDataObject[] {
 /** The SMS text for a code: what the raw clients send, and (the code by expression) what the nodes send. */
 export const smsText = (code: string) => `Kode verifikasi Anda: ${code}. Jangan berikan kode ini kepada siapa pun.`;
 
-/**
- * Where the item's fields are: `$json` for the engine legs' items, `$json.body` for a webhook
- * call's JSON body (burst legs).
- */
-export type ItemFields = '$json' | '$json.body';
+/** Where the item's fields are: `$json` for the engine legs' items, `$json.body` for a webhook call's body (burst legs). */
+type ItemFields = '$json' | '$json.body';
 
 /**
  * The SMS text. A webhook call's message (burst legs) ends with the n8n process that sent it, from
@@ -61,9 +61,7 @@ const messageExpression = (from: ItemFields) =>
 	`=${smsText(`{{ ${from}.code }}`)}${from === '$json.body' ? ' [{{ $env.MCN_BENCH_SENDER }}]' : ''}`;
 
 /** The sending n8n process named at the end of a burst message, if any. */
-export function senderOf(rawBody: string): string | undefined {
-	return /\[([\w -]+)\]"/.exec(rawBody)?.[1];
-}
+export const senderOf = (rawBody: string) => /\[([\w -]+)\]"/.exec(rawBody)?.[1];
 
 /** Our node: SMS → Send SMS, fields from the item by expression, the Options given. */
 export function nodeParameters(concurrency: number | undefined, from: ItemFields = '$json'): INodeParameters {
@@ -111,9 +109,7 @@ export function timelineOf(requests: Array<{ receivedAt: number; delivered: bool
 }
 
 /** A timeline as one line: `delivered/refused` per second. */
-export function timelineText(timeline: SecondCount[]): string {
-	return timeline.map((entry) => `${entry.delivered}/${entry.refused}`).join(' ');
-}
+export const timelineText = (timeline: SecondCount[]) => timeline.map((entry) => `${entry.delivered}/${entry.refused}`).join(' ');
 
 export function median(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
@@ -121,9 +117,7 @@ export function median(values: number[]): number {
 	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-export function mb(bytes: number): number {
-	return Math.round((bytes / 1024 / 1024) * 10) / 10;
-}
+export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /** Samples process RSS and V8's heap in use every `everyMs` ms until the returned `stop`; the peaks include a last sample. */
 export function rssSampler(everyMs: number): () => { peak: number; peakHeap: number; samples: number } {
@@ -144,7 +138,7 @@ export function rssSampler(everyMs: number): () => { peak: number; peakHeap: num
 }
 
 /** Message types between the orchestrator and its children. */
-export type ChildMessage =
+type ChildMessage =
 	| { type: 'ready'; url: string }
 	| { type: 'leg'; results: LegResult[] }
 	| { type: 'prepare'; results: PrepareResult[] }
@@ -156,7 +150,7 @@ export type ChildMessage =
  * message. What the child prints (n8n's start-up steps, the engine's warnings) is held back, so the
  * bench shows one line a leg, and written out only when the child fails.
  */
-export function forkTs(script: string, input?: unknown, nodeOptions: string[] = []): ChildProcess {
+export function forkTs(script: string, input: unknown, nodeOptions: string[] = []): ChildProcess {
 	const child = fork(join(__dirname, script), [], {
 		cwd: REPO_ROOT,
 		execArgv: [...nodeOptions, '--import', 'tsx'],
@@ -167,7 +161,7 @@ export function forkTs(script: string, input?: unknown, nodeOptions: string[] = 
 	child.on('close', (code) => {
 		if (code !== 0 && output !== '') process.stderr.write(`\n${script} ended ${code ?? 'killed'}; its output:\n${output}\n`);
 	});
-	if (input !== undefined) child.send(input as object);
+	child.send(input as object);
 	return child;
 }
 
@@ -206,24 +200,21 @@ export function report(message: ChildMessage): Promise<void> {
 	});
 }
 
-/** Reads the first message the parent sends (children only). */
-export function receiveInput<T>(): Promise<T> {
-	return new Promise((resolvePromise) => {
-		process.once('message', (message: unknown) => resolvePromise(message as T));
-	});
-}
-
 /** An error as text: its message, or with `stack` its stack where it has one. */
 export const errorText = (error: unknown, stack = false) => (error instanceof Error ? (stack && error.stack) || error.message : String(error));
 
-/** A child's whole life: its input from the parent, its work, then exit; an error goes to the parent first. */
-export function runChild<T>(work: (input: T) => Promise<void>): void {
-	receiveInput<T>()
+/**
+ * A child's whole life: its input (the parent's first message), its work, then exit. An error goes
+ * to the parent first, then `onError` cleans up.
+ */
+export function runChild<T>(work: (input: T) => Promise<void>, onError?: () => Promise<void>): void {
+	new Promise<T>((resolvePromise) => process.once('message', (message: unknown) => resolvePromise(message as T)))
 		.then(work)
 		.then(
 			() => process.exit(0),
 			async (error: unknown) => {
 				await report({ type: 'error', message: errorText(error, true) });
+				await onError?.();
 				process.exit(1);
 			},
 		);

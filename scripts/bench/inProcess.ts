@@ -14,10 +14,8 @@ import { NODE_TYPE } from '../n8n/lib/install';
 const DIST = resolve(__dirname, '..', '..', 'dist');
 
 export interface InProcessOptions {
-	/** The node run, given ours (default ours), e.g. to replace its execute. */
+	/** The node run, given ours (default ours), e.g. to rename it or replace its execute. */
 	node?: (ours: TargetNode) => TargetNode | Promise<TargetNode>;
-	/** Its name in the workflow (what n8n puts in its errors); default the harness's. */
-	name?: string;
 	/** Default: our credential from dist/ with `apiKey` and `baseUrl`. */
 	credentials?: Record<string, CredentialEntry>;
 }
@@ -26,7 +24,7 @@ export interface InProcessOptions {
 export async function inProcessRunner(
 	baseUrl: string,
 	apiKey: string,
-	{ node, name, credentials }: InProcessOptions = {},
+	{ node, credentials }: InProcessOptions = {},
 ): Promise<(parameters: INodeParameters, items: IDataObject[]) => Promise<EngineRun>> {
 	// Loaded only now: n8n-core reads N8N_USER_FOLDER when first loaded.
 	const { createWorkflowRunner } = await import('../../harness/workflowRunner');
@@ -37,7 +35,7 @@ export async function inProcessRunner(
 		join(DIST, 'credentials/MultiChannelNotificationApi.credentials.js')
 	)) as typeof import('../../credentials/MultiChannelNotificationApi.credentials');
 	const ours = { typeName: NODE_TYPE, typeVersion: 1, nodeType: new MultiChannelNotification() };
-	const run = createWorkflowRunner({ ...(node ? await node(ours) : ours), ...(name ? { name } : {}) });
+	const run = createWorkflowRunner(node ? await node(ours) : ours);
 	const given = credentials ?? { multiChannelNotificationApi: { type: new MultiChannelNotificationApi(), data: { apiKey, baseUrl } } };
 	return async (parameters, items) => await run({ parameters, items, credentials: given });
 }

@@ -1,9 +1,8 @@
 /**
- * One client configuration of `npm run bench`, in its own process (started by run.ts; the
- * sandbox runs in another process). It receives a LegInput, does an untimed warm-up, then for
- * each item count `reps` timed runs, each checked against the sandbox's own count (one delivery
- * per item, no double sends), and reports the timings. A memory leg does one run in a fresh
- * process and samples RSS every 20 ms from just before it starts.
+ * One client configuration of `npm run bench`, in its own process (started by run.ts; the sandbox
+ * runs in another). It receives a LegInput, does an untimed warm-up, then for each item count
+ * `reps` timed runs, each checked against the sandbox's own count (one delivery per item, no double
+ * sends), and reports the timings.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
@@ -16,7 +15,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { EngineRun } from '../../harness/workflowRunner';
 import { DEFAULT_NODE_NAME as TARGET_NAME } from '../../harness/workflowRunner';
 import type { RecordedRequest, SandboxStats } from '../../sandbox/server';
-import type { LegInput, LegResult, LegSpec, RepResult } from './common';
+import type { LegInput, LegResult, LegSpec } from './common';
 import { API_KEY, HTTP_REQUEST_NODE_PATH, HTTP_REQUEST_VERSION, SMS_PATH, httpNodeParameters, inputItems, mb } from './common';
 import { errorText, nodeParameters, report, rssSampler, runChild, smsText, timelineOf } from './common';
 import type { InProcessOptions } from './inProcess';
@@ -140,15 +139,21 @@ function rawClient(url: string, concurrency: number, keepAlive: boolean): Send {
 }
 
 const senders: Record<Spec['kind'], (spec: Spec) => Send | Promise<Send>> = {
-	node: async (spec) => await engineSend(spec, nodeParameters(spec.concurrency)),
-	httpNode: async (spec) => await engineSend(spec, httpNodeParameters(spec.url, false), httpRequestNode),
-	httpNodeBatching: async (spec) => await engineSend(spec, httpNodeParameters(spec.url, true), httpRequestNode),
-	n8nHelper: async (spec) => await engineSend(spec, {}, { node: helperOnlyNode(spec.concurrency ?? 1) }),
+	node: (spec) => engineSend(spec, nodeParameters(spec.concurrency)),
+	httpNode: (spec) => engineSend(spec, httpNodeParameters(spec.url, false), httpRequestNode),
+	httpNodeBatching: (spec) => engineSend(spec, httpNodeParameters(spec.url, true), httpRequestNode),
+	n8nHelper: (spec) => engineSend(spec, {}, { node: helperOnlyNode(spec.concurrency ?? 1) }),
 	raw: (spec) => rawClient(spec.url, spec.concurrency ?? 1, true),
 	rawNoKeepAlive: (spec) => rawClient(spec.url, spec.concurrency ?? 1, false),
 };
 
-async function timedRun(spec: Spec, send: Send, items: IDataObject[], keep?: (result: unknown) => void): Promise<RepResult> {
+/**
+ * One timed run, checked against what the sandbox saw (`rateLimited`: requests it refused with 429).
+ * `ms` is, for an n8n node, its own `executionTime` (what n8n shows), for a raw client its loop's
+ * wall-clock time; `wallMs` the whole run's (an engine leg's workflow, source node included).
+ * `failedItems`: output items that are not a success, or all items when the run failed (`runError`).
+ */
+async function timedRun(spec: Spec, send: Send, items: IDataObject[], keep?: (result: unknown) => void) {
 	await control(spec.url, 'reset', 'POST');
 	// Samples less often than memory legs do, to keep the sampler's own cost out of the timing.
 	const stopSampling = rssSampler(200);
@@ -160,7 +165,6 @@ async function timedRun(spec: Spec, send: Send, items: IDataObject[], keep?: (re
 	const stats = await control<SandboxStats>(spec.url, 'stats');
 	const timeline = spec.rateLimited ? timelineOf((await control<{ requests: RecordedRequest[] }>(spec.url, 'requests')).requests) : undefined;
 	const engine = typeof result === 'object' && result !== null && 'run' in result ? (result as EngineRun) : undefined;
-	// An n8n node is timed by its own executionTime, as n8n records it in the run data.
 	const ms = engine?.run.data.resultData.runData[TARGET_NAME]?.[0]?.executionTime ?? wallMs;
 	const runError = engine && (engine.error || !engine.output) ? (engine.error?.message ?? 'no output') : undefined;
 	const failedItems = !engine ? 0 : runError ? items.length : (engine.output ?? []).filter((item) => item.json.message !== 'success').length;
@@ -180,6 +184,8 @@ async function timedRun(spec: Spec, send: Send, items: IDataObject[], keep?: (re
 	};
 }
 
+export type RepResult = Awaited<ReturnType<typeof timedRun>>;
+
 function problemOf(rep: RepResult, count: number, spec: LegSpec): string | undefined {
 	if (spec.mayFail) return rep.duplicates === 0 ? undefined : `the sandbox delivered ${rep.duplicates} items twice`;
 	if (spec.rateLimited) {
@@ -188,18 +194,17 @@ function problemOf(rep: RepResult, count: number, spec: LegSpec): string | undef
 			? undefined
 			: `against the rate limit: ${rep.delivered} of ${count} delivered, ${rep.duplicates} twice, ${rep.failedItems} failed, ${rep.received} requests (${rep.rateLimited} refused with 429)`;
 	}
-	if (rep.received !== count || rep.delivered !== count || rep.duplicates !== 0) {
-		return `the sandbox received ${rep.received} and delivered ${rep.delivered} requests (${rep.duplicates} duplicates) for ${count} items`;
-	}
-	return undefined;
+	const ok = rep.received === count && rep.delivered === count && rep.duplicates === 0;
+	return ok ? undefined : `the sandbox received ${rep.received} and delivered ${rep.delivered} requests (${rep.duplicates} duplicates) for ${count} items`;
 }
 
 /**
  * A memory leg's one run: RSS and heap sampled every 20 ms, with a full collection (node
  * --expose-gc) before the baseline and after the run, whose result stays referenced, as n8n keeps
- * an execution's data until it is saved.
+ * an execution's data until it is saved. "Retained" is the heap in use after that collection minus
+ * the same before.
  */
-async function memoryRun(spec: LegSpec, send: Send, items: IDataObject[]): Promise<LegResult> {
+async function memoryRun(spec: LegSpec, send: Send, items: IDataObject[]) {
 	const gc = (globalThis as { gc?: () => void }).gc;
 	if (!gc) throw new Error('memory legs need node --expose-gc');
 	gc();
@@ -236,6 +241,8 @@ async function memoryRun(spec: LegSpec, send: Send, items: IDataObject[]): Promi
 	};
 	return { spec, reps: [rep], memory, problem: problemOf(rep, items.length, spec) ?? (kept === undefined ? 'the run returned nothing' : undefined) };
 }
+
+export type MemoryResult = Awaited<ReturnType<typeof memoryRun>>['memory'];
 
 async function measure(spec: LegSpec, send: Send): Promise<LegResult> {
 	const items = inputItems(spec.items);

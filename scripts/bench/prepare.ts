@@ -13,7 +13,6 @@ import { join } from 'node:path';
 
 import type { IDataObject, IExecuteFunctions, INodeType } from 'n8n-workflow';
 
-import type { PrepareCost, PrepareResult } from './common';
 import { API_KEY, REPO_ROOT, median, report, runChild } from './common';
 import { EXAMPLE_SENDS, inProcessRunner } from './inProcess';
 
@@ -83,12 +82,23 @@ function probeNode(real: INodeType, prepare: Prepare, reps: number): INodeType {
 	};
 }
 
-/** The first rep is a warm-up (JIT, n8n's expression cache); the medians are over the rest. */
-function cost(prepareReps: number[], readReps: number[]): PrepareCost {
+/**
+ * Median µs per item of the whole `prepare` (read + build + validate), of only its getNodeParameter
+ * calls, and the difference (the node's own build + validate); then `prepare`'s µs in each timed
+ * rep. The first rep is a warm-up (JIT, n8n's expression cache); the medians are over the rest.
+ */
+function cost(prepareReps: number[], readReps: number[]) {
 	const prepareUs = median(prepareReps.slice(1));
 	const readUs = median(readReps.slice(1));
 	return { prepareUs, readUs, buildValidateUs: prepareUs - readUs, reps: prepareReps.slice(1) };
 }
+
+/** One operation's cost with fixed values or expressions: elapsed, and CPU time of the process (what other load inflates least). */
+function result(operation: string, mode: 'literal' | 'expressions', items: number, timings: Timings) {
+	return { operation, mode, items, wall: cost(timings.prepareUs, timings.readUs), cpu: cost(timings.prepareCpuUs, timings.readCpuUs) };
+}
+
+export type PrepareResult = ReturnType<typeof result>;
 
 runChild<{ quick: boolean }>(async ({ quick }) => {
 	// Items per run (expressions cost far more per item), and timed passes after one warm-up pass.
@@ -106,14 +116,7 @@ runChild<{ quick: boolean }>(async ({ quick }) => {
 		for (const mode of ['literal', 'expressions'] as const) {
 			const { output, error } = await run({ resource: send.resource, operation: send.name, ...send[mode] }, items(ITEMS[mode]));
 			if (error || !output?.[0]) throw new Error(`${send.operation} (${mode}): ${error?.message ?? 'no output'}`);
-			const json = output[0].json as Timings;
-			results.push({
-				operation: send.operation,
-				mode,
-				items: ITEMS[mode],
-				wall: cost(json.prepareUs, json.readUs),
-				cpu: cost(json.prepareCpuUs, json.readCpuUs),
-			});
+			results.push(result(send.operation, mode, ITEMS[mode], output[0].json as Timings));
 		}
 	}
 	await report({ type: 'prepare', results });

@@ -5,8 +5,6 @@
 import type { Profiler } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
 
-import type { ProfileShare } from './common';
-
 const COMPONENTS: Array<[string, RegExp]> = [
 	['this node (dist/)', /^(?!.*node_modules).*\/dist\/(nodes|credentials)\//],
 	['n8n-nodes-base (HTTP Request node)', /node_modules\/n8n-nodes-base\//],
@@ -30,7 +28,8 @@ function componentOf(node: Profiler.ProfileNode): string | undefined {
 	return 'other';
 }
 
-export async function profileRun(run: () => Promise<void>): Promise<ProfileShare[]> {
+/** Shares of the run's sampled CPU time (idle excluded) by component, in percent, largest first. */
+export async function profileRun(run: () => Promise<void>) {
 	const session = new Session();
 	session.connect();
 	await session.post('Profiler.enable');
@@ -57,3 +56,5 @@ export async function profileRun(run: () => Promise<void>): Promise<ProfileShare
 		.map(([component, time]) => ({ component, percent: Math.round((time / total) * 1000) / 10 }))
 		.sort((a, b) => b.percent - a.percent);
 }
+
+export type ProfileShare = Awaited<ReturnType<typeof profileRun>>[number];

@@ -8,40 +8,12 @@ import type { BurstResult, LegKind, LegResult, PrepareResult, ServiceSpec } from
 import { HTTP_BATCH, median } from './common';
 import type { Goal } from './format';
 import { against, failed, goalTable, int, ratio, secs, table } from './format';
-import { bulkTable, burstTable, limitGoals, limitsSection, n8nOf } from './reportLimits';
+import { bulkTable, burstTable, limitGoals, limitsSection } from './reportLimits';
+import type { Facts } from './results';
 
-export interface Facts {
-	date: string;
-	cpuModel: string;
-	cores: number;
-	memoryGb: number;
-	node: string;
-	kernel: string;
-	loadBefore: number[];
-	loadAfter: number[];
-	/** The 1-minute load average at the start of each leg. */
-	loadDuring?: number[];
-	/** Share of CPU time busy (any process) during 3 s just before the bench started. */
-	busyBefore: number;
-	commit: string;
-	packageVersion: string;
-	/** The n8n release the bench ran: the burst legs' n8n, whose n8n-nodes-base gives the HTTP Request node. */
-	n8n?: string;
-	n8nCore: string;
-	n8nWorkflow: string;
-	n8nNodesBase: string;
-	httpRequestVersion: number;
-	/** The node's adaptive pacing at its defaults (no Concurrency set). */
-	adaptive: { initial: number; ceiling: number };
-	/** N of the rate-limited legs. */
-	rateLimitPerSecond: number;
-	reps: number;
-	seconds: number;
-}
-
+/** A leg's result with its sandbox: `rateLimit` set for the legs against the rate-limited one. */
 export interface Measured {
 	latencyMs: number;
-	/** Set for the legs against the rate-limited sandbox. */
 	rateLimit?: ServiceSpec['rateLimit'];
 	result: LegResult;
 }
@@ -184,7 +156,7 @@ function profileTable(all: Measured[]): string {
 }
 
 function loadText(facts: Facts): string {
-	const during = facts.loadDuring?.length ? `; at the start of each leg median ${median(facts.loadDuring).toFixed(2)}, highest ${Math.max(...facts.loadDuring).toFixed(2)}` : '';
+	const during = facts.loadDuring.length ? `; at the start of each leg median ${median(facts.loadDuring).toFixed(2)}, highest ${Math.max(...facts.loadDuring).toFixed(2)}` : '';
 	const busy = facts.busyBefore > 0.2 ? ' Other work was running: absolute figures are lower and noisier than on an idle machine, ratios between legs less so.' : '';
 	return `CPU ${Math.round(facts.busyBefore * 100)} % busy in the 3 s before the start; 1-minute load average ${facts.loadBefore[0]?.toFixed(2)} before, ${facts.loadAfter[0]?.toFixed(2)} after${during}.${busy}`;
 }
@@ -235,7 +207,7 @@ Measured by \`npm run bench\` (scripts/bench/) on ${facts.date.slice(0, 10)} in 
 | Machine | ${facts.cpuModel}, ${facts.cores} cores, ${facts.memoryGb} GB; Node.js ${facts.node} (Linux ${facts.kernel}) |
 | Load | ${loadText(facts)} |
 | Code | package ${facts.packageVersion}, built dist/ |
-| n8n | ${n8nOf(facts)}: n8n-core ${facts.n8nCore}, n8n-workflow ${facts.n8nWorkflow}; HTTP Request node ${facts.httpRequestVersion} from n8n-nodes-base ${facts.n8nNodesBase} |
+| n8n | ${facts.n8n}: n8n-core ${facts.n8nCore}, n8n-workflow ${facts.n8nWorkflow}; HTTP Request node ${facts.httpRequestVersion} from n8n-nodes-base ${facts.n8nNodesBase} |
 
 Each leg runs in a fresh process against the local sandbox (sandbox/) on 127.0.0.1 over https, and this node sends through n8n's
 request helper as it does for users: these are the costs of the node and of n8n, not of a network. A figure is the median of the

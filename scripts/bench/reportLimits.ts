@@ -3,14 +3,13 @@
  * limiter shapes × three Retry-After styles) and the burst legs (one-item executions through real
  * n8n's production webhooks), with their goals, tables and charts, and a burst's console line.
  */
-import { N8N_VERSION } from '../n8n/lib/install';
-import { HTTP_RETRY } from './burstWorkflows';
 import { timelineChart } from './chart';
 import type { BurstResult, BurstSpec, LimiterShape, RetryAfterStyle, SecondCount } from './common';
-import { timelineText } from './common';
+import { HTTP_RETRY, timelineText } from './common';
 import type { Goal } from './format';
 import { against, failed, int, ratio, secs, table } from './format';
-import type { Facts, Measured } from './report';
+import type { Measured } from './report';
+import type { Facts } from './results';
 
 /**
  * The package's goals for this node at its defaults under a rate limit: time within a multiple of
@@ -131,17 +130,11 @@ export function limitGoals(measured: Measured[], bursts: BurstResult[]): Goal[] 
 	});
 }
 
-/** The n8n release of the run; runs recorded before the facts named it ran the one the bench installs. */
-export const n8nOf = (facts: Facts) => facts.n8n ?? N8N_VERSION;
-
 /** The date, machine and n8n release of the run, under each chart and above them in BENCHMARKS.md. */
-export const runLabel = (facts: Facts) => `Run of ${facts.date.slice(0, 10)} on ${facts.cpuModel}, ${facts.cores} cores; n8n ${n8nOf(facts)}`;
+const runLabel = (facts: Facts) => `Run of ${facts.date.slice(0, 10)} on ${facts.cpuModel}, ${facts.cores} cores; n8n ${facts.n8n}`;
 
-/** `file`: the path from the repository root, where run.ts writes it and BENCHMARKS.md shows it. */
-export interface Chart { file: string; title: string; svg: string }
-
-/** One chart per rate-limited leg: each client measured against that limit, side by side. */
-export function chartsOf(measured: Measured[], bursts: BurstResult[], facts: Facts): Chart[] {
+/** One chart per rate-limited leg: each client measured against that limit, side by side; `file` from the repository root. */
+export function chartsOf(measured: Measured[], bursts: BurstResult[], facts: Facts) {
 	const legs = new Map<string, Outcome[]>();
 	for (const o of [...bulkOutcomes(measured), ...bursts.map(burstOutcome)]) {
 		if (o.timeline?.length && o.limit !== undefined) legs.set(o.leg, [...(legs.get(o.leg) ?? []), o]);
@@ -212,7 +205,7 @@ ${bulkTable(measured)}
 
 ### Bursts of one-item executions through real n8n${burst ? '' : ' (not run)'}
 
-The packed package is installed into n8n ${n8nOf(facts)} as a community package. An active workflow Webhook → client gets ${burst ? int(burst.events) : 'N'} POSTs to its
+The packed package is installed into n8n ${facts.n8n} as a community package. An active workflow Webhook → client gets ${burst ? int(burst.events) : 'N'} POSTs to its
 production webhook at once, one item each; the webhook answers when its execution is over ("Failed" counts answers other than 200).
 The sandbox admits ${burst?.perSecond ?? 'N'} a second by the limiter each row names (or has no limit: what n8n's own queue costs), answers after
 ${burst?.latencyMs ?? '?'} ms, its \`Retry-After\` ${burst ? STYLES[burst.retryAfter] : ''}. Time runs from the first to the last delivered request. In queue mode n8n

@@ -3,18 +3,17 @@
  * versions measured, the raw results (.cache/bench/, and for a full run BENCHMARKS.json), and
  * BENCHMARKS.md with its charts, which `--render` rewrites from BENCHMARKS.json alone.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 
-import { measuredLine } from '../release/measured';
+import { git, measuredLine } from '../release/measured';
 import type { measuredNow } from '../release/measured';
 import { N8N_VERSION } from '../n8n/lib/install';
 import type { BurstResult, LegResult, PrepareResult } from './common';
 import { HTTP_REQUEST_VERSION, N8N_NODE_MODULES, RATE_LIMIT_PER_SECOND, REPO_ROOT, median, timelineText } from './common';
 import { chartsOf } from './reportLimits';
-import type { Facts, Measured } from './report';
+import type { Measured } from './report';
 import { renderReport } from './report';
 
 /** Share of all cores' time spent busy over `ms` ms, from the kernel's counters (other processes included). */
@@ -30,14 +29,17 @@ async function busyShare(ms: number): Promise<number> {
 	return after.all > before.all ? (after.busy - before.busy) / (after.all - before.all) : 0;
 }
 
-// measuredNow (scripts/release/measured.ts) has already needed git to work.
-const git = (args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-
 const versionOf = (...path: string[]) => (JSON.parse(readFileSync(join(...path, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** The machine, its load, the code and the versions measured; `loadAfter`, `loadDuring` and `seconds` filled in as the run goes. */
-export async function machineFacts(reps: number): Promise<Facts> {
-	// The node's adaptive pacing (no Concurrency set): where it starts and how high it may go.
+export type Facts = Awaited<ReturnType<typeof machineFacts>>;
+
+/**
+ * The machine, its load (`busyBefore`: share of CPU time busy, any process, in the 3 s before the
+ * start), the code and the versions measured (`n8n`: the burst legs' n8n, whose n8n-nodes-base gives
+ * the HTTP Request node), the node's adaptive pacing at its defaults. `loadAfter`, `loadDuring` (the
+ * 1-minute load average at the start of each leg) and `seconds` are filled in as the run goes.
+ */
+export async function machineFacts(reps: number) {
 	const scheduler = join(REPO_ROOT, 'dist', 'nodes', 'MultiChannelNotification', 'helpers', 'scheduler.js');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { INITIAL_LIMIT, ADAPTIVE_CEILING } = require(scheduler) as { INITIAL_LIMIT: number; ADAPTIVE_CEILING: number };
@@ -50,8 +52,8 @@ export async function machineFacts(reps: number): Promise<Facts> {
 		kernel: release(),
 		loadBefore: loadavg(),
 		busyBefore: await busyShare(3000),
-		loadAfter: [],
-		loadDuring: [],
+		loadAfter: [] as number[],
+		loadDuring: [] as number[],
 		commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain']) === '' ? '' : ' (with uncommitted changes)'}`,
 		packageVersion: versionOf(REPO_ROOT),
 		n8n: N8N_VERSION,
@@ -97,32 +99,31 @@ interface Saved {
 	facts: Facts;
 	prepare: PrepareResult[];
 	results: Measured[];
-	bursts?: BurstResult[];
+	bursts: BurstResult[];
 }
 
-/** BENCHMARKS.md: the report, the line naming the code it measured, then the kept part; and its charts. */
-function writeBenchmarks(markdown: string, saved: Saved): void {
-	const images = join(REPO_ROOT, 'docs', 'images', 'bench');
-	rmSync(images, { recursive: true, force: true });
-	mkdirSync(images, { recursive: true });
-	for (const chart of chartsOf(saved.results, saved.bursts ?? [], saved.facts)) writeFileSync(join(REPO_ROOT, chart.file), chart.svg);
-	const file = join(REPO_ROOT, 'BENCHMARKS.md');
-	const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-	const kept = old.includes(KEPT_MARKER) ? old.slice(old.indexOf(KEPT_MARKER)) : '';
-	const stamped = markdown.replace(/^# Benchmarks\n/, `# Benchmarks\n\n${measuredLine(saved.measured, 'BENCHMARKS.json')}\n`);
-	writeFileSync(file, kept === '' ? stamped : `${stamped.trimEnd()}\n\n${kept}`);
-}
-
-/** Prints the tables; then writes the report: only to .cache/bench/ for a partial run, else BENCHMARKS.md (and, measured now, BENCHMARKS.json). */
+/**
+ * Prints the tables; then writes the report: only to .cache/bench/ for a partial run, else
+ * BENCHMARKS.md (the report, the line naming the code it measured, then the kept part), its charts
+ * and, measured now (`raw`), BENCHMARKS.json.
+ */
 function report(saved: Saved, partial?: 'only' | 'quick', raw = true): string {
-	const { console: table, markdown } = renderReport(saved.facts, saved.prepare, saved.results, saved.bursts ?? []);
+	const { console: table, markdown } = renderReport(saved.facts, saved.prepare, saved.results, saved.bursts);
 	console.log(table);
 	if (partial) {
 		writeFileSync(join(CACHE_DIR, `BENCHMARKS.${partial}.md`), markdown);
 		return `${partial === 'only' ? 'Partial run (--only)' : 'Quick run'}: wrote .cache/bench/${partial}.json and BENCHMARKS.${partial}.md`;
 	}
 	if (raw) writeFileSync(RAW_FILE, `${JSON.stringify(saved, null, 1)}\n`);
-	writeBenchmarks(markdown, saved);
+	const images = join(REPO_ROOT, 'docs', 'images', 'bench');
+	rmSync(images, { recursive: true, force: true });
+	mkdirSync(images, { recursive: true });
+	for (const chart of chartsOf(saved.results, saved.bursts, saved.facts)) writeFileSync(join(REPO_ROOT, chart.file), chart.svg);
+	const file = join(REPO_ROOT, 'BENCHMARKS.md');
+	const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+	const kept = old.includes(KEPT_MARKER) ? old.slice(old.indexOf(KEPT_MARKER)) : '';
+	const stamped = markdown.replace(/^# Benchmarks\n/, `# Benchmarks\n\n${measuredLine(saved.measured, 'BENCHMARKS.json')}\n`);
+	writeFileSync(file, kept === '' ? stamped : `${stamped.trimEnd()}\n\n${kept}`);
 	return 'Wrote BENCHMARKS.md and BENCHMARKS.json';
 }
 

@@ -7,7 +7,6 @@
  * the sandbox in another (so client and service do not share an event loop); this process only
  * plans, collects and reports, one line a leg. Prints the tables and writes BENCHMARKS.md (and the
  * raw figures to .cache/bench/results.json, and for a full run beside it as BENCHMARKS.json).
- * `--quick` does a small smoke run that writes only .cache/bench/.
  */
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -23,10 +22,7 @@ import type { Measured } from './report';
 import { burstLine, failedBurst } from './reportLimits';
 import { machineFacts, render, resultText, save } from './results';
 
-/**
- * The sandboxes, in order: answering at once, holding each answer 100 ms, and rate limited at N a
- * second in each limiter shape × each Retry-After style.
- */
+/** The sandboxes, in order: answering at once, holding each answer 100 ms, and rate limited in each shape × Retry-After style. */
 const SERVICES: ServiceSpec[] = [
 	{ latencyMs: 0 },
 	{ latencyMs: 100 },
@@ -71,7 +67,7 @@ const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--onl
 /** `--render`: no measuring; rewrites BENCHMARKS.md from the last full run's BENCHMARKS.json. */
 const RENDER = process.argv.includes('--render');
 const REPS = QUICK ? 1 : 3;
-/** Timed runs of the legs a pacing target compares (2,000 items). */
+/** Timed runs of the legs a pacing target compares (2,000 items): a 1-2 s run is noisy here. */
 const TARGET_REPS = 5;
 const SCALE = QUICK ? 0.1 : 1;
 const LEG_TIMEOUT_MS = 15 * 60_000;
@@ -81,11 +77,6 @@ type Plan = Omit<LegInput, 'spec'> & { service: ServiceSpec; spec: Omit<LegInput
 
 /** How a leg departs from the defaults: timed runs per item count (default REPS), at 10,000 items when fewer, warm-up items. */
 type PlanOptions = Pick<LegSpec, 'memory' | 'profile' | 'mayFail'> & { reps?: number; reps10k?: number; warmup?: number };
-
-function serviceName(service: ServiceSpec): string {
-	const limit = service.rateLimit;
-	return limit ? `rate limited ${limit.perSecond}/s ${limit.shape}, Retry-After ${limit.retryAfter}` : `latency ${service.latencyMs} ms`;
-}
 
 /**
  * Items of the untimed warm-up run: enough to load and JIT everything (a few seconds for the
@@ -123,6 +114,7 @@ function plan(): Plan[] {
 	const [at0, at100, ...rateLimited] = SERVICES;
 	const memory: PlanOptions = { memory: true, reps: 1, warmup: 20 };
 	const once: PlanOptions = { reps10k: 1 };
+	const target: PlanOptions = { reps: TARGET_REPS, reps10k: REPS };
 	// `undefined` concurrency: the node at its defaults (adaptive), as a new node has it.
 	const DEFAULTS = undefined;
 
@@ -130,8 +122,6 @@ function plan(): Plan[] {
 	// down, 10,000-item runs are repeated only for the legs the targets compare (the node at
 	// its defaults and at 20, the HTTP Request node at its defaults, the raw clients).
 	const both = [PACING_ITEMS, 10000];
-	// The legs a pacing target compares run 5 times at 2,000 items: a 1-2 s run is noisy here.
-	const target: PlanOptions = { reps: TARGET_REPS, reps10k: REPS };
 	add(at0, 'node', both, DEFAULTS, target);
 	for (const c of CONCURRENCIES) add(at0, 'node', both, c, c === 20 ? {} : once);
 	for (const c of CONCURRENCIES) add(at0, 'raw', both, c);
@@ -153,15 +143,16 @@ function plan(): Plan[] {
 
 	// Sandbox holding each answer 100 ms: pinned concurrencies at concurrency × 50 items (about
 	// 5 s a run), the pacing legs (defaults, the ceiling 100, the HTTP Request node) at 2,000.
-	add(at100, 'node', [PACING_ITEMS], DEFAULTS, { ...target, warmup: 300 });
+	const pacing: PlanOptions = { ...target, warmup: 300 };
+	add(at100, 'node', [PACING_ITEMS], DEFAULTS, pacing);
 	for (const c of CONCURRENCIES) add(at100, 'node', [itemsAt100ms(c)], c);
-	add(at100, 'node', [PACING_ITEMS], 100, { ...target, warmup: 300 });
+	add(at100, 'node', [PACING_ITEMS], 100, pacing);
 	for (const c of CONCURRENCIES) add(at100, 'raw', [itemsAt100ms(c)], c);
-	add(at100, 'raw', [PACING_ITEMS], 100, { ...target, warmup: 300 });
+	add(at100, 'raw', [PACING_ITEMS], 100, pacing);
 	add(at100, 'rawNoKeepAlive', [itemsAt100ms(20)], 20);
 	add(at100, 'n8nHelper', [itemsAt100ms(20)], 20);
 	// The ceiling for any node on n8n's request helper (this node's only client) at the highest Concurrency it allows.
-	add(at100, 'n8nHelper', [PACING_ITEMS], 100, { ...target, warmup: 300 });
+	add(at100, 'n8nHelper', [PACING_ITEMS], 100, pacing);
 	add(at100, 'httpNode', [...new Set([...CONCURRENCIES.map(itemsAt100ms), PACING_ITEMS])], undefined, target);
 	add(at100, 'httpNodeBatching', [1000]);
 	for (const c of SANDBOX_ALONE) add(at100, 'raw', [1000], c);
@@ -176,8 +167,8 @@ function plan(): Plan[] {
 	return legs.sort((a, b) => SERVICES.indexOf(a.service) - SERVICES.indexOf(b.service));
 }
 
-function describe(leg: Plan): string {
-	const c = leg.spec.concurrency;
+function describe({ spec, service }: Plan): string {
+	const c = spec.concurrency;
 	const name = {
 		node: c === undefined ? 'node defaults (adaptive)' : `node c${c}`,
 		httpNode: 'HTTP Request (defaults)',
@@ -185,8 +176,10 @@ function describe(leg: Plan): string {
 		n8nHelper: `n8n request helper only c${c}`,
 		raw: `raw keep-alive c${c}`,
 		rawNoKeepAlive: `raw, new connection each c${c}`,
-	}[leg.spec.kind];
-	return `${name} · ${serviceName(leg.service)}${leg.spec.memory ? ' · memory' : ''}${leg.spec.profile ? ' · CPU profile' : ''}`;
+	}[spec.kind];
+	const limit = service.rateLimit;
+	const where = limit ? `rate limited ${limit.perSecond}/s ${limit.shape}, Retry-After ${limit.retryAfter}` : `latency ${service.latencyMs} ms`;
+	return `${name} · ${where}${spec.memory ? ' · memory' : ''}${spec.profile ? ' · CPU profile' : ''}`;
 }
 
 function describeBurst(spec: BurstSpec): string {
@@ -255,9 +248,10 @@ async function main(): Promise<void> {
 	if (facts.busyBefore > 0.2) {
 		console.log(`Warning: the machine is already ${Math.round(facts.busyBefore * 100)} % busy before the bench starts: figures will be low and noisy.`);
 	}
+	const bursts = QUICK ? BURSTS.slice(0, 1 + LIMITER_SHAPES.length + 1) : BURSTS;
 	const legs: Array<readonly [string, () => Promise<string>]> = [
 		...(!ONLY || ONLY.includes('prepare') ? [['prepare: validating and building each request kind (no sending)', runPrepare] as const] : []),
-		...[...plan().map((leg) => [describe(leg), () => runLeg(leg)] as const), ...(QUICK ? BURSTS.slice(0, 1 + LIMITER_SHAPES.length + 1) : BURSTS).map((spec) => [describeBurst(spec), () => runBurst(spec)] as const)].filter(
+		...[...plan().map((leg) => [describe(leg), () => runLeg(leg)] as const), ...bursts.map((spec) => [describeBurst(spec), () => runBurst(spec)] as const)].filter(
 			([what]) => !ONLY || ONLY.some((text) => what.includes(text)),
 		),
 	];

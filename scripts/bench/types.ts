@@ -1,8 +1,11 @@
 /**
  * The shape of the bench's raw results (BENCHMARKS.json, .cache/bench/*.json): what each leg was
- * and what it measured. report.ts and reportLimits.ts read them (through common.ts).
+ * and what it measured. What a run, a memory run, a profile or a validation measurement gives is
+ * typed where it is measured (leg.ts, profile.ts, prepare.ts), the machine's facts in results.ts.
  */
 import type { LimiterShape, RetryAfterStyle } from '../../sandbox/rateLimit';
+import type { MemoryResult, RepResult } from './leg';
+import type { ProfileShare } from './profile';
 
 export type { LimiterShape, RetryAfterStyle };
 
@@ -22,11 +25,7 @@ export interface ServiceSpec {
 	rateLimit?: { perSecond: number; shape: LimiterShape; retryAfter: RetryAfterStyle };
 }
 
-/**
- * A burst leg (burst.ts): real n8n with the packed package installed as a community package, an
- * active workflow Webhook → the client measured, `events` POSTs to its production webhook at once
- * (one item each), against a sandbox admitting `perSecond` a second (fixed window).
- */
+/** A burst leg (burst.ts): `events` one-item webhook executions at once through real n8n. */
 export interface BurstSpec {
 	mode: 'regular' | 'queue';
 	events: number;
@@ -60,11 +59,9 @@ export interface BurstResult {
 	/** Delivered messages whose body had been delivered before. */
 	twice: number;
 	rateLimited: number;
-	/** From the first delivered request's arrival to the last one's. */
+	/** From the first delivery to the last; from the first webhook POST to the last delivery, and until every call was answered. */
 	firstToLastMs: number;
-	/** From the first webhook POST to the last delivery's arrival. */
 	startToLastMs: number;
-	/** From the first webhook POST until every webhook call was answered. */
 	allAnsweredMs: number;
 	timeline: SecondCount[];
 	/** Queue mode: each n8n process's own timeline (which sent a request: see messageExpression). */
@@ -90,10 +87,7 @@ export interface LegSpec {
 	profile?: boolean;
 	/** The sandbox rate limits (429 beyond N a second): every item must still be delivered once. */
 	rateLimited?: boolean;
-	/**
-	 * A client that is expected to lose items against a rate limit (the HTTP Request node at its
-	 * defaults): its failures are measured, not reported as a bench problem.
-	 */
+	/** A client expected to lose items against a rate limit: its failures are measured, not a bench problem. */
 	mayFail?: boolean;
 }
 
@@ -101,53 +95,6 @@ export interface LegSpec {
 export interface LegInput {
 	spec: Omit<LegSpec, 'items' | 'reps'>;
 	runs: Array<{ items: number; reps: number }>;
-}
-
-export interface RepResult {
-	/**
-	 * The time measured: for a node in n8n's engine its own `executionTime` from the run data (what
-	 * n8n shows for the node), for a raw client the wall-clock time of its loop.
-	 */
-	ms: number;
-	/** Wall-clock time of the whole run (for an engine leg: the workflow, source node included). */
-	wallMs: number;
-	itemsPerSecond: number;
-	/** What the sandbox saw during the rep. */
-	received: number;
-	delivered: number;
-	duplicates: number;
-	maxInFlight: number;
-	peakRssMb: number;
-	/** Requests the sandbox's rate limit refused with 429. */
-	rateLimited: number;
-	/** Output items that are not a success, or all items when the run failed (mayFail legs). */
-	failedItems: number;
-	/** The run's error, when it failed (mayFail legs). */
-	runError?: string;
-	/** Rate-limited legs: what the sandbox delivered and refused in each second of the run. */
-	timeline?: SecondCount[];
-}
-
-export interface MemoryResult {
-	/** RSS just before the run (after a full garbage collection). */
-	baselineMb: number;
-	peakMb: number;
-	growthMb: number;
-	/** RSS when the run had finished. */
-	endMb: number;
-	/** The kernel's peak RSS for the run (VmHWM, reset just before it), when Linux offers it. */
-	kernelPeakMb?: number;
-	/** Most V8 heap in use (live and not yet collected) during the run. */
-	peakHeapMb: number;
-	/** V8 heap in use after a full garbage collection once the run is over, its result still held, minus the same before. */
-	retainedHeapMb: number;
-	samples: number;
-}
-
-export interface ProfileShare {
-	component: string;
-	/** Share of the sampled CPU time of the run (idle time excluded), in percent. */
-	percent: number;
 }
 
 export interface LegResult {
@@ -159,23 +106,4 @@ export interface LegResult {
 	problem?: string;
 }
 
-export interface PrepareCost {
-	/** Median over the reps of µs per item for the whole `prepare` (read + build + validate). */
-	prepareUs: number;
-	/** Median µs per item for only the getNodeParameter calls `prepare` makes (same parameters). */
-	readUs: number;
-	/** prepareUs − readUs: what the node itself spends building and validating. */
-	buildValidateUs: number;
-	/** µs per item of `prepare` in each timed rep. */
-	reps: number[];
-}
-
-export interface PrepareResult {
-	operation: string;
-	mode: 'literal' | 'expressions';
-	items: number;
-	/** Elapsed (wall-clock) time. */
-	wall: PrepareCost;
-	/** CPU time of the process (user + system): what other load on the machine inflates least. */
-	cpu: PrepareCost;
-}
+export type { PrepareResult } from './prepare';

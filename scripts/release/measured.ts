@@ -20,35 +20,25 @@ export interface Measured {
 	date: string;
 }
 
-/** The reports that carry figures, each with its raw results beside it. */
-export const FIGURE_REPORTS = [
-	{ report: 'BENCHMARKS.md', raw: 'BENCHMARKS.json', remake: 'npm run bench' },
-	{ report: 'RELIABILITY.md', raw: 'RELIABILITY.json', remake: 'npm run reliability' },
-];
-
-function filesUnder(folder: string): string[] {
-	if (!existsSync(folder)) return [];
-	return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-		const path = join(folder, entry.name);
-		return entry.isDirectory() ? filesUnder(path) : [path];
-	});
-}
-
 export function codeFingerprint(root = REPO_ROOT): string {
 	const hash = createHash('sha256');
-	const files = PRODUCT_FOLDERS.flatMap((folder) => filesUnder(join(root, folder)))
-		.map((file) => relative(root, file).split('\\').join('/'))
+	const files = PRODUCT_FOLDERS.filter((folder) => existsSync(join(root, folder)))
+		.flatMap((folder) => readdirSync(join(root, folder), { recursive: true, withFileTypes: true }))
+		.filter((entry) => !entry.isDirectory())
+		.map((entry) => relative(root, join(entry.parentPath, entry.name)).split('\\').join('/'))
 		.sort();
 	for (const file of files) hash.update(`${file}\0`).update(readFileSync(join(root, file))).update('\0');
 	return hash.digest('hex').slice(0, 12);
 }
 
-export function measuredNow(root = REPO_ROOT): Measured {
-	const git = (args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+/** Runs git in the repository: its output, trimmed. */
+export const git = (args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+
+export function measuredNow(): Measured {
 	const dirty = git(['status', '--porcelain', '--', ...PRODUCT_FOLDERS]) !== '';
 	return {
 		commit: `${git(['rev-parse', '--short', 'HEAD'])}${dirty ? ' (with uncommitted changes to the product code)' : ''}`,
-		code: codeFingerprint(root),
+		code: codeFingerprint(),
 		date: new Date().toISOString(),
 	};
 }
@@ -70,7 +60,11 @@ export interface FigureState {
  */
 export function figureStates(root = REPO_ROOT): FigureState[] {
 	const now = codeFingerprint(root);
-	return FIGURE_REPORTS.map(({ report, raw, remake }) => {
+	const reports = [
+		{ report: 'BENCHMARKS.md', raw: 'BENCHMARKS.json', remake: 'npm run bench' },
+		{ report: 'RELIABILITY.md', raw: 'RELIABILITY.json', remake: 'npm run reliability' },
+	];
+	return reports.map(({ report, raw, remake }) => {
 		const rawPath = join(root, raw);
 		if (!existsSync(rawPath)) return { report, problem: `${raw} is missing: ${report}'s figures trace to no run (${remake} writes both)` };
 		const { measured } = JSON.parse(readFileSync(rawPath, 'utf8')) as { measured?: Measured };
