@@ -3,19 +3,14 @@
  *
  * An AI Agent (`@n8n/n8n-nodes-langchain.agent` 3.1) with an OpenAI Chat Model (`lmChatOpenAi`
  * 1.3, Responses API off) whose credential's Base URL points at a scripted OpenAI-compatible
- * stand-in (lib/openaiStandIn.ts). The stand-in asks for one tool call per prompt, then answers
- * with a text quoting the tool's result; it records every request, so the tool definitions and
- * the tool results the model read can be asserted. The tools are this package's node as a tool
- * (`…multiChannelNotificationTool`) against the sandbox.
- *
- *   (a) valid sends through the agent — the template example (examples/ai-agent-template-send.json,
- *       components as JSON via $fromAI), SMS (the editor's default $fromAI), media, failover —
- *       arrive at the sandbox exactly as expected;
+ * stand-in (lib/openaiStandIn.ts); the tools are this package's node as a tool
+ * (`…multiChannelNotificationTool`) against the sandbox:
+ *   (a) valid sends through the agent (the template example, SMS, media, failover) arrive at the
+ *       sandbox exactly as expected;
  *   (b) invalid arguments come back to the model as the tool's result, naming the argument and
  *       the rule, the run succeeds, and the sandbox receives nothing;
  *   (c) the tool definitions the model received are saved (.cache/e2e-artifacts/) and carry the
  *       rules of each operation.
- *
  * Every assertion is printed (✔/✘) and all are evaluated; the check fails if any failed.
  *
  *   npx tsx scripts/n8n/check-ai-agent.ts     (after `npm run build`)
@@ -26,13 +21,13 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
-import { codeItems, editorFromAi, MEDIA_RECIPIENT, readExampleWorkflow, sandboxCredential, toolNode, workflowFixture } from './lib/examples';
+import { codeItems, editorFromAi, MEDIA_RECIPIENT, readExampleWorkflow, toolNode, workflowFixture } from './lib/examples';
 import { CACHE_DIR, N8N_MAJOR } from './lib/install';
 import { MANUAL_TRIGGER } from './lib/n8n';
 import type { ScriptedCall, ToolDefinition } from './lib/openaiStandIn';
-import { standInCredential, startOpenAiStandIn } from './lib/openaiStandIn';
+import { launchWithStandIn } from './lib/openaiStandIn';
 import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from './lib/sandbox';
-import { launch, step } from './lib/stack';
+import { step } from './lib/stack';
 
 const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
 /** The example's agent. */
@@ -63,6 +58,14 @@ const CALLS: Record<string, ScriptedCall> = {
 	},
 	'[media-invalid]': { tool: 'Send_invoice_document', arguments: { to: MEDIA_RECIPIENT, media_url: 'http://insecure.example.com/INV-7.pdf' } },
 };
+
+/** A template message from SENDER to SMS_RECIPIENT, as the service receives it. */
+const templateBody = (name: string, components: object[]): object => ({
+	from: SENDER,
+	to: SMS_RECIPIENT,
+	type: 'template',
+	template: { name, language: { policy: 'deterministic', code: 'id' }, components },
+});
 
 const fromAi = (key: string, description: string): string => `={{ $fromAI('${key}', \`${description}\`, 'string') }}`;
 const E164 = 'The customer phone number, E.164 with leading +';
@@ -119,7 +122,6 @@ function agentWorkflow(id: string, name: string, prompts: string[]): ExampleWork
 }
 
 runCheck('AI-agent check', async ({ sandbox, verify }) => {
-	const standIn = await step('start the OpenAI-compatible stand-in', async () => await startOpenAiStandIn(CALLS));
 	sandbox.startChat(MEDIA_RECIPIENT);
 	const valid = agentWorkflow('mcnAiCheckValid1', 'AI check: valid sends', [
 		'[sms-ok] Tell +6281234567890 by SMS that order INV-7 has shipped.',
@@ -131,11 +133,7 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 		'[template-invalid] Send the order update to the caller.',
 		'[media-invalid] Send the invoice over plain http.',
 	]);
-	const { client } = await launch({
-		label: 'ai-agent',
-		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey), standInCredential(standIn)],
-		workflows: [EXAMPLE, valid, invalid],
-	});
+	const { standIn, client } = await launchWithStandIn(sandbox, 'ai-agent', CALLS, [EXAMPLE, valid, invalid]);
 
 	/** Runs a workflow; what reached the sandbox and the tool results the model read meanwhile. */
 	const run = async (label: string, workflow: ExampleWorkflow) => {
@@ -149,14 +147,8 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 	// (a) the example: a template message whose components the model wrote as JSON.
 	const example = await run(`run ${EXAMPLE_FILE}`, EXAMPLE);
 	verify(example.execution.status === 'success', `${EXAMPLE_FILE}: execution ${example.execution.id} succeeded`, example.execution.data.resultData.error);
-	const expectedTemplate = {
-		from: SENDER,
-		to: SMS_RECIPIENT,
-		type: 'template',
-		template: { name: 'order_update', language: { policy: 'deterministic', code: 'id' }, components: TEMPLATE_COMPONENTS },
-	};
 	verify(
-		isDeepStrictEqual(example.received, [{ path: WA_MESSAGE_PATH, status: 200, body: expectedTemplate }]),
+		isDeepStrictEqual(example.received, [{ path: WA_MESSAGE_PATH, status: 200, body: templateBody('order_update', TEMPLATE_COMPONENTS) }]),
 		'(a) the template send arrived at the sandbox exactly as expected (JSON components from $fromAI)',
 		example.received,
 	);
@@ -172,16 +164,7 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 		{
 			path: COMBINED_PATH,
 			body: {
-				chat: {
-					from: SENDER,
-					to: SMS_RECIPIENT,
-					type: 'template',
-					template: {
-						name: 'login_code',
-						language: { policy: 'deterministic', code: 'id' },
-						components: [{ type: 'body', parameters: [{ type: 'text', text: '482913' }] }],
-					},
-				},
+				chat: templateBody('login_code', [{ type: 'body', parameters: [{ type: 'text', text: '482913' }] }]),
 				sms: { phone_number: SMS_RECIPIENT, message: 'Your login code is 482913' },
 			},
 		},
@@ -238,6 +221,4 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 	const schema = definition('Send_order_update')?.parameters as { properties?: Record<string, { description?: string }> } | undefined;
 	verify(/body component is required/.test(schema?.properties?.components?.description ?? ''), '(c) the template tool’s "components" argument carries the recipe’s description', schema);
 	verify(definition('Send_SMS')?.parameters !== undefined, '(c) the SMS tool (editor-default $fromAI) has an argument schema');
-
-	await standIn.stop();
 });

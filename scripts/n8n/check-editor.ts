@@ -13,15 +13,13 @@
  * CHROMIUM_PATH overrides /usr/bin/chromium; SCREENSHOT_DIR overrides docs/images/.
  */
 import type { Tab } from './lib/browser';
-import { Editor, inTab, isOn, newRequests } from './lib/browser';
+import { Editor, inTab, isOn } from './lib/browser';
 import { runCheck } from './lib/check';
 import { walkSendAndWait, walkUserPaths } from './lib/editorWalk';
-import { loadExamples, MEDIA_RECIPIENT, sandboxCredential } from './lib/examples';
+import { loadExamples, MEDIA_RECIPIENT } from './lib/examples';
 import { CREDENTIAL_TYPE } from './lib/install';
-import { delay } from './lib/process';
-import { startChat } from './lib/sandbox';
+import { newRequests, SMS_PATH, startSandbox, untilQuiet } from './lib/sandbox';
 import { launch, step } from './lib/stack';
-import { SMS_PATH, startSandbox } from '../../sandbox/server';
 
 const TEMPLATE = ['templateName', 'languageCode', 'componentsInputMode'];
 const COMPONENTS = ['bodyParameters', 'headerImageUrl', 'quickReplyButtons', 'urlButton'];
@@ -36,12 +34,8 @@ const only = (...shown: string[]): [string[], string[]] => [shown, ALL.filter((n
 runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
 	// A second service, on plain http, for the credential dialog's Allow Plain HTTP.
 	const plain = await startSandbox({ port: 0, quiet: true, plainHttp: true });
-	const stack = await launch({
-		label: 'editor',
-		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
-		workflows: loadExamples().map((example) => example.workflow),
-	});
-	await startChat(sandbox.url, MEDIA_RECIPIENT);
+	const stack = await launch({ label: 'editor', sandbox, workflows: loadExamples().map((example) => example.workflow) });
+	sandbox.startChat(MEDIA_RECIPIENT);
 	const editor = await step('start Chromium and sign in', async () => await Editor.start(stack, { sandbox, expect }));
 	try {
 		const example = (name: string, workflowId: string, node: string, walk: (tab: Tab) => Promise<void>): Promise<void> =>
@@ -120,9 +114,7 @@ runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
 			};
 			// n8n may test the credential as the dialog opens, and that test's request may arrive late on
 			// a busy machine: count from once the service has had no new request for 1.5 s (at most 15 s).
-			for (let seen = -1, quietSince = Date.now(), deadline = Date.now() + 15_000; Date.now() - quietSince < 1500 && Date.now() < deadline; await delay(100)) {
-				if (plain.requests.length !== seen) [seen, quietSince] = [plain.requests.length, Date.now()];
-			}
+			await untilQuiet(plain);
 			const tests = newRequests(plain);
 			// n8n's banner: "Couldn't connect with these settings", the node's message under More details.
 			await flipAndSave(/Couldn.t connect with these settings/);

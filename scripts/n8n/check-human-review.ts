@@ -43,13 +43,13 @@ import { answerForm, playAnswer } from '../../sandbox/answerLinks';
 import { findAnswerLink } from '../../sandbox/server';
 import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
-import { editorFromAi, manualTrigger, packageNode, sandboxCredential, toolNode, workflowFixture } from './lib/examples';
+import { editorFromAi, manualTrigger, packageNode, toolNode, workflowFixture } from './lib/examples';
 import { installedN8nVersion, N8N_MAJOR, N8N_VERSION, NODE_TYPE } from './lib/install';
 import { FINISHED, firstJson, MANUAL_TRIGGER } from './lib/n8n';
-import { chatModelNode, standInCredential, startOpenAiStandIn } from './lib/openaiStandIn';
 import type { ScriptedCall } from './lib/openaiStandIn';
+import { chatModelNode, launchWithStandIn } from './lib/openaiStandIn';
 import { requestsTo, SMS_PATH, smsOf } from './lib/sandbox';
-import { launch, step } from './lib/stack';
+import { step } from './lib/stack';
 
 const HITL_TYPE = `${NODE_TYPE}HitlTool`;
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
@@ -103,12 +103,7 @@ const APPROVE_WORKFLOW = gatedWorkflow('mcnHumanReview01', '[refund-approve] Tel
 const DECLINE_WORKFLOW = gatedWorkflow('mcnHumanReview02', '[refund-decline] Tell the customer +6281234567890 that the refund for order 43 is on its way.');
 
 runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
-	const standIn = await step('start the OpenAI-compatible stand-in', async () => await startOpenAiStandIn(CALLS));
-	const { client } = await launch({
-		label: 'human-review',
-		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey), standInCredential(standIn)],
-		workflows: N8N_MAJOR < 2 ? [] : [APPROVE_WORKFLOW, DECLINE_WORKFLOW],
-	});
+	const { standIn, client } = await launchWithStandIn(sandbox, 'human-review', CALLS, N8N_MAJOR < 2 ? [] : [APPROVE_WORKFLOW, DECLINE_WORKFLOW]);
 
 	// (a) the node types n8n offers.
 	const types = await client.types('nodes');
@@ -118,7 +113,6 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 		const version = installedN8nVersion();
 		expect(ours.includes(TOOL_TYPE), `n8n ${version} offers the node as an AI tool`, ours);
 		expect(hitl === undefined, `n8n ${version} makes no human-review tool of it (n8n 1.x has none): nothing to gate`, ours);
-		await standIn.stop();
 		return;
 	}
 	expect(hitl !== undefined, `n8n offers the human-review tool ${HITL_TYPE}`, ours);
@@ -173,7 +167,6 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 		const review = firstJson(finished, REVIEW);
 		expect(isDeepStrictEqual(review, { data: { approved: answer === 'approve' } }), `${label}: the review node output { data: { approved: ${answer === 'approve'} } }`, review);
 		return {
-			finished,
 			ran: Object.keys(finished.data.resultData.runData),
 			gatedRuns: finished.data.resultData.runData[GATED]?.length,
 			sent: sandbox.requests.slice(before),
@@ -222,6 +215,4 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 	console.log(`  (what the model read as the tool's result: ${declined.toolResults[0]?.content ?? 'nothing'})`);
 	expect(declined.chats.length === 2, '(c) the model was asked twice: its tool call, then its answer to the rejection', declined.chats.length);
 	expect(declined.agentOutput.includes('User rejected the tool call'), '(c) the agent finished with that answer', declined.agentOutput);
-
-	await standIn.stop();
 });

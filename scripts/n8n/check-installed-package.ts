@@ -17,9 +17,9 @@ import { join, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { runCheck } from './lib/check';
-import { loadExamples, MEDIA_RECIPIENT, runExample, sandboxCredential } from './lib/examples';
+import { loadExamples, MEDIA_RECIPIENT, runExample } from './lib/examples';
 import { CREDENTIAL_TYPE, installedN8nVersion, makeTempDir, N8N_DIR, N8N_VERSION, NODE_TYPE, PACKAGE_NAME, REPO_ROOT } from './lib/install';
-import { COMBINED_PATH, requestsTo, smsOf, startChat, WA_MESSAGE_PATH } from './lib/sandbox';
+import { COMBINED_PATH, requestsTo, smsOf, WA_MESSAGE_PATH } from './lib/sandbox';
 import { launch, step } from './lib/stack';
 
 /** Logs every `require('zod')` or `require('zod/…')` made from inside our installed package, with where it resolved. */
@@ -63,7 +63,7 @@ runCheck(`installed-package check, n8n ${N8N_VERSION}`, async ({ sandbox, expect
 	const examples = loadExamples();
 	const stack = await launch({
 		label: 'installed',
-		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
+		sandbox,
 		workflows: examples.map((example) => example.workflow),
 		extraEnv: { NODE_OPTIONS: `--require ${probeFile}`, MCN_ZOD_PROBE_LOG: probeLog },
 	});
@@ -97,7 +97,7 @@ runCheck(`installed-package check, n8n ${N8N_VERSION}`, async ({ sandbox, expect
 		expect(credentialTypes.some((type) => type.name === CREDENTIAL_TYPE), `n8n knows the credential type ${CREDENTIAL_TYPE}`);
 	});
 
-	await startChat(sandbox.url, MEDIA_RECIPIENT);
+	sandbox.startChat(MEDIA_RECIPIENT);
 	for (const example of examples) {
 		const result = await step(`run ${example.file} through the installed package`, async () => await runExample(stack.client, example));
 		expect(result.passed, `${example.file}: ${result.rows.filter((row) => row.ok).length} sent, ${example.expectedErrors} refused as expected`, result.problem ?? result.rows);

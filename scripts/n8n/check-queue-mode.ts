@@ -14,9 +14,8 @@
 import { isDeepStrictEqual } from 'node:util';
 
 import { runCheck } from './lib/check';
-import { loadExamples, packageNode, postEvents, runExample, sandboxCredential, webhookTrigger, workflowFixture } from './lib/examples';
-import { queryPostgres } from './lib/postgres';
-import { countsBecome, finishedIn, launchQueue, startedOn } from './lib/queue';
+import { loadExamples, packageNode, postEvents, runExample, webhookTrigger, workflowFixture } from './lib/examples';
+import { countsBecome, finishedIn, launchQueue, queryPostgres, startedOn } from './lib/queue';
 import { requestsTo, smsOf } from './lib/sandbox';
 import { step } from './lib/stack';
 
@@ -36,13 +35,8 @@ const BURST = workflowFixture('mcnQueueBurst001', 'Queue mode: one SMS per webho
 
 runCheck('queue-mode check (Postgres, 2 workers)', async ({ sandbox, expect }) => {
 	const examples = loadExamples().filter((example) => ['template-send.json', 'bulk-sms.json'].includes(example.file));
-	const stack = await launchQueue({
-		label: 'queue',
-		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
-		workflows: [...examples.map((example) => example.workflow), BURST],
-		workers: ['n8n worker 1', 'n8n worker 2'],
-		concurrency: 50,
-	});
+	const workflows = [...examples.map((example) => example.workflow), BURST];
+	const stack = await launchQueue({ label: 'queue', sandbox, workflows, workers: ['n8n worker 1', 'n8n worker 2'], concurrency: 50 });
 	const { queueEnv, workers } = stack;
 	const database = await queryPostgres(queueEnv, "select count(*) from information_schema.tables where table_name = 'execution_entity'");
 	expect(database[0] === '1', `n8n keeps its executions in Postgres (database ${queueEnv.DB_POSTGRESDB_DATABASE})`);

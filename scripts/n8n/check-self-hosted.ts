@@ -15,14 +15,14 @@
  */
 import { readFileSync } from 'node:fs';
 
-import type { Sandbox } from '../../sandbox/server';
-import { startSandbox } from '../../sandbox/server';
-import { makeTlsFiles, removeTlsFiles } from '../../sandbox/tls';
+import { makeTlsFiles } from '../../sandbox/tls';
 import { runCheck } from './lib/check';
 import { manualTrigger, packageNode, workflowFixture } from './lib/examples';
 import { CREDENTIAL_TYPE } from './lib/install';
 import type { CredentialFixture, N8nClient } from './lib/n8n';
 import { firstJson } from './lib/n8n';
+import { removeOnExit } from './lib/process';
+import { startSandbox } from './lib/sandbox';
 import { launch, step } from './lib/stack';
 
 function credential(id: string, name: string, data: CredentialFixture['data']): CredentialFixture {
@@ -44,53 +44,46 @@ async function sent(client: N8nClient, workflowId: string): Promise<{ ok: boolea
 
 runCheck('self-hosted services check', async ({ expect }) => {
 	const files = makeTlsFiles();
-	let plain: Sandbox | undefined;
-	let untrusted: Sandbox | undefined;
-	try {
-		plain = await startSandbox({ port: 0, quiet: true, plainHttp: true });
-		untrusted = await startSandbox({ port: 0, quiet: true, tls: { cert: readFileSync(files.cert), key: readFileSync(files.key), ca: readFileSync(files.ca) } });
-		const http = credential('mcnSelfHostedHttp1', 'Self-hosted (plain http)', { apiKey: plain.apiKey, baseUrl: plain.url, allowPlainHttp: true });
-		const insecure = credential('mcnSelfHostedTls01', 'Self-hosted (untrusted certificate)', { apiKey: untrusted.apiKey, baseUrl: untrusted.url, ignoreSslIssues: true });
-		const { client } = await launch({
-			label: 'self-hosted',
-			credentials: [http, insecure],
-			workflows: [smsWorkflow('selfHostedHttp01', http), smsWorkflow('selfHostedTls001', insecure)],
-		});
-		/** n8n's credential test of the stored credential with `change` applied, as the editor tests unsaved edits. */
-		const test = async (fixture: CredentialFixture, change: Record<string, boolean> = {}) => await client.testCredential({ ...fixture, data: { ...fixture.data, ...change } });
+	removeOnExit(files.dir);
+	const plain = await startSandbox({ port: 0, quiet: true, plainHttp: true });
+	const untrusted = await startSandbox({ port: 0, quiet: true, tls: { cert: readFileSync(files.cert), key: readFileSync(files.key), ca: readFileSync(files.ca) } });
+	const http = credential('mcnSelfHostedHttp1', 'Self-hosted (plain http)', { apiKey: plain.apiKey, baseUrl: plain.url, allowPlainHttp: true });
+	const insecure = credential('mcnSelfHostedTls01', 'Self-hosted (untrusted certificate)', { apiKey: untrusted.apiKey, baseUrl: untrusted.url, ignoreSslIssues: true });
+	const { client } = await launch({
+		label: 'self-hosted',
+		credentials: [http, insecure],
+		workflows: [smsWorkflow('selfHostedHttp01', http), smsWorkflow('selfHostedTls001', insecure)],
+	});
+	/** n8n's credential test of the stored credential with `change` applied, as the editor tests unsaved edits. */
+	const test = async (fixture: CredentialFixture, change: Record<string, boolean> = {}) => await client.testCredential({ ...fixture, data: { ...fixture.data, ...change } });
 
-		await step('credential test, plain http', async () => {
-			const off = await test(http, { allowPlainHttp: false });
-			expect(off.status === 'Error' && off.message.includes('Allow Plain HTTP'), `Allow Plain HTTP off → Error naming it ("${off.message}")`, off);
-			expect(plain?.requests.length === 0, 'and nothing reached the service');
-			const on = await test(http);
-			expect(on.status === 'OK', `Allow Plain HTTP on → OK ("${on.message}")`, on);
-			expect(plain?.requests.length === 1 && plain.requests[0].headers.authorization === plain.apiKey, 'the test reached the service over http with the key');
-		});
+	await step('credential test, plain http', async () => {
+		const off = await test(http, { allowPlainHttp: false });
+		expect(off.status === 'Error' && off.message.includes('Allow Plain HTTP'), `Allow Plain HTTP off → Error naming it ("${off.message}")`, off);
+		expect(plain.requests.length === 0, 'and nothing reached the service');
+		const on = await test(http);
+		expect(on.status === 'OK', `Allow Plain HTTP on → OK ("${on.message}")`, on);
+		expect(plain.requests.length === 1 && plain.requests[0].headers.authorization === plain.apiKey, 'the test reached the service over http with the key');
+	});
 
-		await step('credential test, untrusted certificate', async () => {
-			const off = await test(insecure, { ignoreSslIssues: false });
-			expect(
-				off.status === 'Error' && off.message.includes('Ignore SSL Issues (Insecure)') && off.message.includes('NODE_EXTRA_CA_CERTS'),
-				`Ignore SSL Issues off → Error naming the switch and NODE_EXTRA_CA_CERTS ("${off.message}")`,
-				off,
-			);
-			const on = await test(insecure);
-			expect(on.status === 'Error' && /NOT checked/.test(on.message), `Ignore SSL Issues on → Error, the key NOT checked ("${on.message}")`, on);
-			expect(untrusted?.requests.length === 0, 'and nothing reached the service');
-		});
+	await step('credential test, untrusted certificate', async () => {
+		const off = await test(insecure, { ignoreSslIssues: false });
+		expect(
+			off.status === 'Error' && off.message.includes('Ignore SSL Issues (Insecure)') && off.message.includes('NODE_EXTRA_CA_CERTS'),
+			`Ignore SSL Issues off → Error naming the switch and NODE_EXTRA_CA_CERTS ("${off.message}")`,
+			off,
+		);
+		const on = await test(insecure);
+		expect(on.status === 'Error' && /NOT checked/.test(on.message), `Ignore SSL Issues on → Error, the key NOT checked ("${on.message}")`, on);
+		expect(untrusted.requests.length === 0, 'and nothing reached the service');
+	});
 
-		await step('sends', async () => {
-			const overHttp = await sent(client, 'selfHostedHttp01');
-			expect(overHttp.ok, 'a send over plain http with Allow Plain HTTP on is delivered', overHttp);
-			expect(plain?.deliveries().length === 1, 'the http sandbox delivered it');
-			const overTls = await sent(client, 'selfHostedTls001');
-			expect(overTls.ok, 'a send to the untrusted certificate with Ignore SSL Issues on is delivered', overTls);
-			expect(untrusted?.deliveries().length === 1 && untrusted.deliveries()[0].headers.authorization === untrusted.apiKey, 'the https sandbox delivered it, with the key');
-		});
-	} finally {
-		await plain?.stop();
-		await untrusted?.stop();
-		removeTlsFiles(files);
-	}
+	await step('sends', async () => {
+		const overHttp = await sent(client, 'selfHostedHttp01');
+		expect(overHttp.ok, 'a send over plain http with Allow Plain HTTP on is delivered', overHttp);
+		expect(plain.deliveries().length === 1, 'the http sandbox delivered it');
+		const overTls = await sent(client, 'selfHostedTls001');
+		expect(overTls.ok, 'a send to the untrusted certificate with Ignore SSL Issues on is delivered', overTls);
+		expect(untrusted.deliveries().length === 1 && untrusted.deliveries()[0].headers.authorization === untrusted.apiKey, 'the https sandbox delivered it, with the key');
+	});
 });

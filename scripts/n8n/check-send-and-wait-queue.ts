@@ -24,7 +24,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { CheckContext } from './lib/check';
 import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
-import { noOp, packageNode, postEvents, sandboxCredential, webhookTrigger, workflowFixture } from './lib/examples';
+import { noOp, packageNode, postEvents, webhookTrigger, workflowFixture } from './lib/examples';
 import { N8N_VERSION } from './lib/install';
 import { firstJson, postForm, startN8n } from './lib/n8n';
 import { stopGroup } from './lib/process';
@@ -102,13 +102,8 @@ async function answerAll<T extends { url: string }>(links: T[], body: (link: T) 
 }
 
 runCheck(`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, restart, ${WAITING} answers at once)`, async ({ sandbox, expect }) => {
-	const stack = await launchQueue({
-		label: 'wait-queue',
-		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
-		workflows: [ASKING, BASELINE],
-		workers: ['n8n worker 1', 'n8n worker 2'],
-		concurrency: WORKER_CONCURRENCY,
-	});
+	const workers = ['n8n worker 1', 'n8n worker 2'];
+	const stack = await launchQueue({ label: 'wait-queue', sandbox, workflows: [ASKING, BASELINE], workers, concurrency: WORKER_CONCURRENCY });
 	const { client, queueEnv } = stack;
 	const countsAre = async (expected: Record<string, number>, workflowId = ASKING.id): Promise<boolean> => isDeepStrictEqual(await statusCounts(queueEnv, workflowId), expected);
 	await startWaiting(stack, expect, ASKING, 'the workflow');

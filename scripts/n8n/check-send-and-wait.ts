@@ -1,21 +1,13 @@
 /**
  * Send and Wait for Response in real n8n (2.8.4, or the version N8N_VERSION names), with the
  * package installed as a community package: Trigger → "Ask" (SMS → Send and Wait for Response,
- * Approve and Disapprove) → "After". Plays the person by hand, step by step:
- *   - the execution waits once the SMS went out, and the SMS carries the answer link;
- *   - a GET of the link (as a link preview would) shows the page and changes nothing;
- *   - a POST with an altered signature (on an n8n that signs links) and one with an unknown
- *     choice are refused, and the execution keeps waiting;
- *   - the POST "approved=true" resumes it: Ask outputs { data: { approved: true } } and After runs;
- *   - a second POST changes nothing;
- *   - n8n 2.x makes a human-review tool for AI agents of the node (SMS);
- *   - a second execution is answered by a person in Chromium on a 360 px screen with JavaScript
- *     off: the page fits, its button posts the answer, the execution resumes. Screenshots of the
- *     page and of the recorded answer go to docs/images/ (SCREENSHOT_DIR overrides);
- *   - the example "approve a refund over SMS", answered by the sandbox's person, takes the If
- *     node's approved branch;
- *   - an execution with Limit Wait Time (3 s) that nobody answers: n8n continues it when the time
- *     is up (its wait tracker looks once a minute), passing the node's input on with no `data`.
+ * Approve and Disapprove) → "After". Plays the person by hand, step by step: the SMS and its link,
+ * a GET of the link (as a link preview would), refused answers (an altered signature, an unknown
+ * choice), the approval, a second answer; n8n 2.x's human-review tool of the node; an answer from
+ * Chromium on a 360 px screen with JavaScript off (screenshots of the page and of the recorded
+ * answer go to docs/images/, SCREENSHOT_DIR overrides); the "approve a refund over SMS" example
+ * answered by the sandbox's person; and Limit Wait Time (3 s) with nobody answering: n8n continues
+ * when the time is up (its wait tracker looks once a minute), passing the node's input on.
  *
  *   npx tsx scripts/n8n/check-send-and-wait.ts     (after `npm run build`)
  */
@@ -24,7 +16,7 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { launchChromium, SCREENSHOTS } from './lib/browser';
 import { runCheck } from './lib/check';
-import { manualTrigger, noOp, packageNode, readExampleWorkflow, sandboxCredential, workflowFixture } from './lib/examples';
+import { manualTrigger, noOp, packageNode, readExampleWorkflow, workflowFixture } from './lib/examples';
 import { N8N_VERSION, NODE_TYPE } from './lib/install';
 import { FINISHED, firstJson, postForm } from './lib/n8n';
 import { requestsTo, smsOf } from './lib/sandbox';
@@ -49,11 +41,7 @@ const SETTLED = ['waiting', ...FINISHED];
 const APPROVED = { data: { approved: true } };
 
 runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
-	const { client } = await launch({
-		label: 'send-and-wait',
-		credentials: [sandboxCredential(sandbox.url, sandbox.apiKey)],
-		workflows: [WORKFLOW, TIMEOUT_WORKFLOW, EXAMPLE],
-	});
+	const { client } = await launch({ label: 'send-and-wait', sandbox, workflows: [WORKFLOW, TIMEOUT_WORKFLOW, EXAMPLE] });
 
 	// n8n makes a human-review tool for AI agents from every node type with a sendAndWait operation.
 	const types = await client.types('nodes');

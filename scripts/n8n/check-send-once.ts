@@ -1,39 +1,28 @@
 /**
  * Send Once Per Key, Dry Run and Retry On Fail check, in real n8n (2.8.4, or N8N_VERSION=1.123.x):
  * the node's `options.dedupeKey` on n8n's deduplication store (kept in n8n's database),
- * `options.dryRun`, and n8n's node setting Retry On Fail.
- *
- * Regular mode (the main instance runs the executions):
- *   - Dry Run: nothing reaches the sandbox; each item shows the exact request (method, URL,
- *     masked Authorization, body), with its pairedItem; and a dry run records no key.
- *   - The same SMS workflow (three orders, key `={{ $json.orderId }}`) executed twice: the
- *     first run sends three messages, the second sends none and outputs three
- *     `{ skipped: true, reason: 'alreadySent', dedupeKey }` items.
- *   - A media workflow (On Error → Continue) where one recipient has not started the chat, so
- *     the sandbox refuses that item (HTTP 403): the re-run after the recipient starts the chat
- *     sends only that one, and a third run sends nothing.
- *   - Retry On Fail (n8n's node setting): three SMS in flight, the service refuses one with a
- *     429 once; the retried node sends that one only (4 requests, each message delivered once).
- * Queue mode (Redis, main + `n8n worker`, manual executions offloaded): the same three
- * scenarios, executed by workers; the second SMS run by a fresh worker process, so the keys
- * can only have come from the database.
+ * `options.dryRun`, and n8n's node setting Retry On Fail. Regular mode (the main instance runs the
+ * executions) first; then queue mode (Postgres and Redis, main + `n8n worker`, manual executions
+ * offloaded): the same scenarios except Dry Run, on workers, the second SMS run on a fresh worker
+ * process so that the keys can only have come from the database.
  *
  * Every assertion is printed (✔/✘) and all are evaluated; the check fails if any failed.
  * `--only=regular` or `--only=queue` runs one half.
  *
- *   npx tsx scripts/n8n/check-send-once.ts     (after `npm run build`; queue mode needs redis-server)
+ *   npx tsx scripts/n8n/check-send-once.ts     (after `npm run build`; queue mode needs postgresql and redis-server)
  */
 import { isDeepStrictEqual } from 'node:util';
 
 import type { CheckContext } from './lib/check';
 import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
-import { codeItems, manualTrigger, packageNode, sandboxCredential, workflowFixture } from './lib/examples';
+import { codeItems, manualTrigger, packageNode, workflowFixture } from './lib/examples';
 import type { ExecutionSummary, N8nClient, NodeItem } from './lib/n8n';
 import { outputOf } from './lib/n8n';
 import { stopAll, stopGroup } from './lib/process';
 import { launchQueue } from './lib/queue';
 import type { Sandbox } from './lib/sandbox';
+import { newRequests } from './lib/sandbox';
 import { launch, step } from './lib/stack';
 
 const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
@@ -91,17 +80,17 @@ interface Mode {
 	beforeSecondRun?: () => Promise<void>;
 }
 
-/** Runs a stored workflow as the editor does; its Send node's output and what reached the sandbox meanwhile. */
-async function run(mode: Mode, what: string, workflowId: string) {
-	const before = mode.sandbox.requests.length;
+/**
+ * Runs a stored workflow as the editor does; its Send node's output and what reached the sandbox
+ * meanwhile. With `succeeded`, expects the execution to have succeeded.
+ */
+async function run(mode: Mode, what: string, workflowId: string, succeeded?: string) {
+	const sent = newRequests(mode.sandbox);
 	const execution = await step(`${mode.name}: ${what}`, async () => await mode.client.execute(workflowId, { deadlineMs: 90_000 }));
 	mode.ranWhere?.(execution);
-	return { execution, sent: mode.sandbox.requests.slice(before), out: outputOf(execution, 'Send') };
-}
-
-/** Expects the run's execution to have succeeded. */
-function ranWell(mode: Mode, { execution }: { execution: ExecutionSummary }, what: string): void {
-	mode.verify(execution.status === 'success', `${mode.name}: ${what} (execution ${execution.id})`, execution.data.resultData.error);
+	const ok = execution.status === 'success';
+	if (succeeded) mode.verify(ok, `${mode.name}: ${succeeded} (execution ${execution.id})`, execution.data.resultData.error);
+	return { execution, sent: sent(), out: outputOf(execution, 'Send') };
 }
 
 /** Dry Run first, with the same keys: it must neither send nor record them. */
@@ -112,9 +101,8 @@ async function dryRun(mode: Mode, { id, nodes, connections }: ExampleWorkflow): 
 		node.name === 'Send' ? { ...node, parameters: { ...node.parameters, options: { ...(node.parameters.options as object), dryRun: true } } } : node,
 	);
 	await mode.client.updateWorkflow(id, { nodes: withDryRun, connections });
-	const dry = await run(mode, 'SMS workflow with Dry Run', id);
+	const dry = await run(mode, 'SMS workflow with Dry Run', id, 'dry run succeeded');
 	await mode.client.updateWorkflow(id, { nodes, connections });
-	ranWell(mode, dry, 'dry run succeeded');
 	verify(dry.sent.length === 0, `${name}: dry run sent nothing`, dry.sent);
 	const request = (index: number) => ({
 		method: 'POST',
@@ -133,8 +121,7 @@ async function dryRun(mode: Mode, { id, nodes, connections }: ExampleWorkflow): 
 /** The same three orders twice: the first run sends three SMS, the second none, its items say why. */
 async function sendTwice(mode: Mode, id: string): Promise<void> {
 	const { name, verify } = mode;
-	const first = await run(mode, 'SMS workflow, first run', id);
-	ranWell(mode, first, 'first run succeeded');
+	const first = await run(mode, 'SMS workflow, first run', id, 'first run succeeded');
 	const bodies = first.sent.map((request) => request.body).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 	verify(
 		first.sent.length === 3 && first.sent.every((request) => request.status === 200) && isDeepStrictEqual(bodies, ORDERS.map(smsBody)),
@@ -144,8 +131,7 @@ async function sendTwice(mode: Mode, id: string): Promise<void> {
 	verify(succeeded(first.out), `${name}: 3 success items with pairedItem`, first.out);
 
 	await mode.beforeSecondRun?.();
-	const second = await run(mode, 'SMS workflow, second run (same keys)', id);
-	ranWell(mode, second, 'second run succeeded');
+	const second = await run(mode, 'SMS workflow, second run (same keys)', id, 'second run succeeded');
 	verify(second.sent.length === 0, `${name}: second run sent nothing`, second.sent);
 	verify(
 		skippedAll(second.out, ORDERS.map((order) => order.orderId)) && paired(second.out),
@@ -158,8 +144,8 @@ async function sendTwice(mode: Mode, id: string): Promise<void> {
 async function failedItemRerun(mode: Mode, id: string): Promise<void> {
 	const { name, sandbox, verify } = mode;
 	const to = (request: { body: unknown }): string => (request.body as { to: string }).to;
-	const first = await run(mode, 'invoice workflow, one recipient has not started the chat', id);
-	ranWell(mode, first, 'run with a refused item finished (On Error → Continue)');
+	const refusing = 'invoice workflow, one recipient has not started the chat';
+	const first = await run(mode, refusing, id, 'run with a refused item finished (On Error → Continue)');
 	const delivered = first.sent.filter((request) => request.status === 200).map(to).sort();
 	const refused = first.sent.filter((request) => request.status === 403).map(to);
 	verify(
@@ -175,8 +161,7 @@ async function failedItemRerun(mode: Mode, id: string): Promise<void> {
 	);
 
 	sandbox.startChat(LATE_STARTER);
-	const second = await run(mode, 'invoice workflow re-run after the recipient started the chat', id);
-	ranWell(mode, second, 're-run succeeded');
+	const second = await run(mode, 'invoice workflow re-run after the recipient started the chat', id, 're-run succeeded');
 	const document = { from: SENDER, to: LATE_STARTER, type: 'document', recipient_type: 'individual', document: { link: 'https://cdn.example.com/invoices/INV-3.pdf' } };
 	verify(
 		second.sent.length === 1 && second.sent[0].status === 200 && isDeepStrictEqual(second.sent[0].body, document),
@@ -200,9 +185,8 @@ async function failedItemRerun(mode: Mode, id: string): Promise<void> {
 async function retryOnFail(mode: Mode, id: string): Promise<void> {
 	const { name, sandbox, verify } = mode;
 	sandbox.injectFault({ kind: 'status', status: 429, retryAfter: '1', path: '/v1/sms/notification' });
-	const retried = await run(mode, 'Retry On Fail workflow, the service refuses one request once', id);
+	const retried = await run(mode, 'Retry On Fail workflow, the service refuses one request once', id, 'the retried run succeeded');
 	const delivered = retried.sent.filter((request) => request.delivered).map((request) => JSON.stringify(request.body)).sort();
-	ranWell(mode, retried, 'the retried run succeeded');
 	verify(
 		retried.sent.length === 4 &&
 			retried.sent.filter((request) => request.status === 429).length === 1 &&
@@ -214,12 +198,11 @@ async function retryOnFail(mode: Mode, id: string): Promise<void> {
 }
 
 runCheck('send-once check', async ({ sandbox, verify }) => {
-	const credentials = [sandboxCredential(sandbox.url, sandbox.apiKey)];
 	for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
 
 	if (ONLY !== 'queue') {
 		const wf = workflows('01');
-		const { client } = await launch({ label: 'send-once', credentials, workflows: [wf.sms, wf.media, wf.retry] });
+		const { client } = await launch({ label: 'send-once', sandbox, workflows: [wf.sms, wf.media, wf.retry] });
 		const mode: Mode = { name: 'regular', client, sandbox, verify };
 		await dryRun(mode, wf.sms);
 		await sendTwice(mode, wf.sms.id);
@@ -232,7 +215,7 @@ runCheck('send-once check', async ({ sandbox, verify }) => {
 		sandbox.reset();
 		for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
 		const wf = workflows('02');
-		const stack = await launchQueue({ label: 'send-once-queue', credentials, workflows: [wf.sms, wf.media, wf.retry], workers: ['n8n worker 1'] });
+		const stack = await launchQueue({ label: 'send-once-queue', sandbox, workflows: [wf.sms, wf.media, wf.retry], workers: ['n8n worker 1'] });
 		let [worker] = stack.workers;
 		const workersSeen: string[] = [];
 		const mode: Mode = {

@@ -6,8 +6,9 @@
  * Starts the sandbox, installs n8n 2.8.4 into .cache/ on first use, installs the packed package
  * into a fresh n8n user folder like a community package, imports the sandbox credential and the
  * example workflows that need no chat model (all but the AI Agent one), starts n8n on 127.0.0.1,
- * runs each once and prints what each send returned (the sandbox approves the Send and Wait example's link, as its person would). Then it keeps the editor running until Ctrl-C, or with --once (`npm run demo`) stops
- * and exits 0 only if every example did what it should.
+ * runs each once and prints what each send returned (the sandbox approves the Send and Wait
+ * example's link, as its person would). Then it keeps the editor running until Ctrl-C, or with
+ * --once (`npm run demo`) stops and exits 0 only if every example did what it should.
  */
 import { parseArgs } from 'node:util';
 
@@ -17,32 +18,21 @@ import { OWNER } from './lib/n8n';
 import { formatTable, loadExamples, MEDIA_RECIPIENT, runExample, sandboxCredential } from './lib/examples';
 import type { ExampleResult } from './lib/examples';
 import { installCleanup, portInUse, shuttingDown, stopAll } from './lib/process';
-import type { Sandbox } from './lib/sandbox';
-import { startChat, startSandbox } from './lib/sandbox';
+import { startSandbox } from './lib/sandbox';
 import { launch, printTimings, step } from './lib/stack';
 
 async function main(): Promise<number> {
 	// `npm start` runs it under scripts/with-tls.ts; started by hand, it restarts itself there.
 	await ensureRunTls();
 	const { values } = parseArgs({
-		options: {
-			once: { type: 'boolean', default: false },
-			port: { type: 'string' },
-			verbose: { type: 'boolean', default: false },
-		},
+		options: { once: { type: 'boolean', default: false }, port: { type: 'string' }, verbose: { type: 'boolean', default: false } },
 	});
 	console.log(`Multi-Channel Notification node in real n8n ${N8N_VERSION}${values.once ? ' (demo run)' : ''}\n`);
 	// The sandbox plays the person who answers the Send and Wait example's link: approve.
-	const running: Sandbox = await step(
-		'start the sandbox',
-		async () => await startSandbox({ port: 0, quiet: true, answerLinks: { answer: 'approve', delayMs: 500 } }),
+	const running = await step('start the sandbox', async () =>
+		await startSandbox({ port: 0, quiet: true, answerLinks: { answer: 'approve', delayMs: 500 } }),
 	);
-	installCleanup(
-		async () => {
-			await running.stop();
-		},
-		{ signalExitCode: values.once ? undefined : 0 },
-	);
+	installCleanup(async () => await running.stop(), { signalExitCode: values.once ? undefined : 0 });
 	const examples = loadExamples({ answered: true });
 	const preferred = values.port ? Number(values.port) : 5678;
 	const port = values.once || (await portInUse(preferred)) ? undefined : preferred;
@@ -50,12 +40,12 @@ async function main(): Promise<number> {
 
 	const stack = await launch({
 		label: values.once ? 'demo' : 'start',
-		credentials: [sandboxCredential(running.url, running.apiKey)],
+		sandbox: running,
 		workflows: examples.map((example) => example.workflow),
 		echo: values.verbose,
 		port,
 	});
-	await startChat(running.url, MEDIA_RECIPIENT);
+	running.startChat(MEDIA_RECIPIENT);
 
 	const results: ExampleResult[] = [];
 	await step(`run the ${examples.length} example workflows`, async () => {

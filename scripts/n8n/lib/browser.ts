@@ -15,30 +15,23 @@ import type { ExampleWorkflow } from './examples';
 import { REPO_ROOT } from './install';
 import type { N8nClient } from './n8n';
 import { OWNER } from './n8n';
+import type { RecordedRequest } from './sandbox';
+import { newRequests } from './sandbox';
 import { step } from './stack';
-import type { RecordedRequest } from '../../../sandbox/server';
 
 export const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? join(REPO_ROOT, 'docs', 'images');
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
-// Without these Chromium keeps calling out, which this network refuses.
-const QUIET_ARGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 export async function launchChromium(): Promise<Browser> {
-	return await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...QUIET_ARGS] });
+	const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
+	// Without these Chromium keeps calling out, which this network refuses.
+	const quiet = ['--disable-background-networking', '--disable-component-update', '--disable-sync'];
+	return await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...args, ...quiet] });
 }
 
 type Check = Pick<CheckContext, 'sandbox' | 'expect'>;
 
 /** Fixed collections render as `fixed-collection-<name>`, every other parameter as `parameter-input-<name>`. */
 const FIXED_COLLECTIONS = new Set(['approvalOptions', 'limitWaitTime', 'bodyParameters', 'quickReplyButtons', 'urlButton']);
-
-/** The requests a service receives from now on, read when called. */
-export function newRequests<T>(service: { requests: T[] }): () => T[] {
-	const from = service.requests.length;
-	return () => service.requests.slice(from);
-}
 
 /** Whether a switch (or a field holding one) is on. */
 export const isOn = async (toggle: Locator): Promise<boolean> => (await toggle.locator('.is-checked').count()) > 0;

@@ -29,9 +29,7 @@ export async function runCheck(name: string, body: (context: CheckContext) => Pr
 	let passed = 0;
 	let verified = 0;
 	const failed: string[] = [];
-	installCleanup(async () => {
-		await sandbox?.stop();
-	});
+	installCleanup(async () => await sandbox?.stop());
 	const got = (detail: unknown): string => (detail === undefined ? '' : `\n  got: ${JSON.stringify(detail, null, 2)}`);
 	const expect = (ok: boolean, what: string, detail?: unknown): void => {
 		if (!ok) throw new AssertionError({ message: `${what}${got(detail)}` });

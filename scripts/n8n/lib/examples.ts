@@ -12,7 +12,7 @@ import { MANUAL_TRIGGER } from './n8n';
 import { CREDENTIAL_TYPE, NODE_TYPE, REPO_ROOT } from './install';
 import { delay } from './process';
 
-export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
+const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 /** The id every example's node references; the start script imports a credential under it. */
 export const CREDENTIAL_ID = 'mcnSandboxCred01';
 export const CREDENTIAL_NAME = 'Multi-Channel Notification (sandbox)';
@@ -86,7 +86,6 @@ export function sandboxCredential(baseUrl: string, apiKey: string): CredentialFi
 }
 
 export interface SendRow {
-	example: string;
 	node: string;
 	item: number;
 	ok: boolean;
@@ -110,6 +109,7 @@ function answerOf(json: Record<string, unknown>): string | undefined {
 	return undefined;
 }
 
+/** A sent item: the service's id (and request id), the combined send's two statuses, or the person's answer. */
 function describeSuccess(json: Record<string, unknown>): string {
 	const answer = answerOf(json);
 	if (answer !== undefined) return answer;
@@ -117,9 +117,8 @@ function describeSuccess(json: Record<string, unknown>): string {
 	if (json.chatStatus !== undefined || json.smsStatus !== undefined) {
 		return `${String(json.message)}: chat ${String(json.chatStatus)}, SMS ${String(json.smsStatus)} (request ${String(data.request_id)})`;
 	}
-	const parts = [`id ${String(data.id)}`];
-	if (data.request_id !== undefined) parts.push(`request ${String(data.request_id)}`);
-	return `${String(json.message)}: ${parts.join(', ')}`;
+	const request = data.request_id === undefined ? '' : `, request ${String(data.request_id)}`;
+	return `${String(json.message)}: id ${String(data.id)}${request}`;
 }
 
 /** One row per item our node put out: success with the service's id, or the error text. */
@@ -128,14 +127,14 @@ export function sendRows(example: Example, execution: ExecutionSummary): SendRow
 	for (const node of example.workflow.nodes.filter((candidate) => candidate.type === NODE_TYPE)) {
 		for (const task of execution.data.resultData.runData[node.name] ?? []) {
 			if (task.error) {
-				rows.push({ example: example.file, node: node.name, item: 0, ok: false, result: `node error: ${task.error.message ?? ''}` });
+				rows.push({ node: node.name, item: 0, ok: false, result: `node error: ${task.error.message ?? ''}` });
 				continue;
 			}
 			const items: NodeItem[] = task.data?.main?.[0] ?? [];
 			items.forEach((item, index) => {
 				const ok = item.json.error === undefined && (item.json.message === 'success' || answerOf(item.json) !== undefined);
 				const result = ok ? describeSuccess(item.json) : `error: ${String(item.json.error ?? JSON.stringify(item.json))}`;
-				rows.push({ example: example.file, node: node.name, item: index, ok, result });
+				rows.push({ node: node.name, item: index, ok, result });
 			});
 		}
 	}
@@ -167,20 +166,15 @@ export function formatTable(results: ExampleResult[]): string {
 	const header = ['Example', 'Node', '#', 'Result'];
 	const body = results.flatMap((result) =>
 		result.rows.length > 0
-			? result.rows.map((row) => [row.example, row.node, String(row.item), `${row.ok ? '✔' : '✘'} ${truncate(row.result, 90)}`])
+			? result.rows.map((row) => [result.example.file, row.node, String(row.item), `${row.ok ? '✔' : '✘'} ${truncate(row.result, 90)}`])
 			: [[result.example.file, '-', '-', `✘ ${result.problem ?? ''}`]],
 	);
 	const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => row[column].length)));
 	const line = (cells: string[]): string => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
-	const lines = [line(header), widths.map((width) => '─'.repeat(width)).join('  '), ...body.map(line)];
-	for (const result of results) {
-		lines.push(
-			`${result.passed ? 'PASS' : 'FAIL'} ${result.example.file} (execution ${result.execution.id}, ${result.execution.status})${
-				result.problem ? `: ${result.problem}` : ''
-			}`,
-		);
-	}
-	return lines.join('\n');
+	const verdicts = results.map(({ passed, example, execution, problem }) =>
+		`${passed ? 'PASS' : 'FAIL'} ${example.file} (execution ${execution.id}, ${execution.status})${problem ? `: ${problem}` : ''}`,
+	);
+	return [line(header), widths.map((width) => '─'.repeat(width)).join('  '), ...body.map(line), ...verdicts].join('\n');
 }
 
 /** A node for {@link workflowFixture}, which fills in its id, type version and position. */
@@ -213,7 +207,7 @@ export function workflowFixture(id: string, name: string, nodes: NodeFixture[], 
 }
 
 export const manualTrigger = (): NodeFixture => ({ name: MANUAL_TRIGGER, type: 'n8n-nodes-base.manualTrigger', parameters: {} });
-export const noOp = (name = 'After'): NodeFixture => ({ name, type: 'n8n-nodes-base.noOp', parameters: {} });
+export const noOp = (): NodeFixture => ({ name: 'After', type: 'n8n-nodes-base.noOp', parameters: {} });
 
 /** A Code node that puts out one item per object. */
 export const codeItems = (name: string, items: object[]): NodeFixture => ({

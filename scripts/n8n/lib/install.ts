@@ -1,32 +1,29 @@
 /**
  * Real n8n, installed on first use into the git-ignored `.cache/n8n-<version>/` (2.8.4 unless
- * `N8N_VERSION` names another, e.g. `1.123.x`), and our package installed into an n8n user folder
- * the way n8n installs a community package.
+ * `N8N_VERSION` names another, e.g. `1.123.x`), with Node 24 in `.cache/node-24/` for the versions
+ * that refuse older ones; and our package installed into an n8n user folder the way n8n installs a
+ * community package.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import type { NodeRuntime } from './node24';
-import { ensureNode24, installedNode24 } from './node24';
 import { cleanEnv, delay, elapsed, QUIET, removeOnExit, run, spawnGroup, stopGroup } from './process';
 
-/** The n8n every check runs on unless `N8N_VERSION` names another (the editor, credential and queue checks). */
-export const DEFAULT_N8N_VERSION = '2.8.4';
 /**
  * Which n8n this process drives: `N8N_VERSION` from the environment (an exact version such as
  * `2.8.4`, or a patch range such as `1.123.x`, which is resolved to the newest patch the registry
- * has when it is installed), else {@link DEFAULT_N8N_VERSION}. Each spec has its own folder,
+ * has when it is installed), else 2.8.4, the n8n every check runs on. Each spec has its own folder,
  * `.cache/n8n-<spec>/`.
  */
-export const N8N_VERSION = process.env.N8N_VERSION?.trim() || DEFAULT_N8N_VERSION;
+export const N8N_VERSION = process.env.N8N_VERSION?.trim() || '2.8.4';
 if (!/^\d+\.\d+\.(\d+|x)$/.test(N8N_VERSION)) {
 	throw new Error(`N8N_VERSION must be an exact version (2.8.4) or a patch range (1.123.x), not "${N8N_VERSION}"`);
 }
-/** n8n 1.x needs its own install recipe and environment on Node 20 (see {@link ensureN8n}, {@link n8nVersionEnv}). */
+/** n8n 1.x needs its own install recipe and environment on Node 20 (see {@link ensureN8n}). */
 export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
-/** n8n 2.10 and newer refuse Node 20: they are installed and run on Node 24 (lib/node24.ts). */
-export const N8N_NEEDS_NODE_24 = N8N_MAJOR > 2 || (N8N_MAJOR === 2 && Number(N8N_VERSION.split('.')[1]) >= 10);
+/** n8n 2.10 and newer refuse Node 20: they are installed and run on Node 24. */
+const N8N_NEEDS_NODE_24 = N8N_MAJOR > 2 || (N8N_MAJOR === 2 && Number(N8N_VERSION.split('.')[1]) >= 10);
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 export const CACHE_DIR = join(REPO_ROOT, '.cache');
 export const N8N_DIR = join(CACHE_DIR, `n8n-${N8N_VERSION}`);
@@ -37,13 +34,43 @@ export const CREDENTIAL_TYPE = 'multiChannelNotificationApi';
 
 const MARKER = join(N8N_DIR, '.install-complete.json');
 const LOCK = `${N8N_DIR}.lock`;
+const NODE_24_DIR = join(CACHE_DIR, 'node-24');
+/** The npm package holding this platform's `node` binary and headers (what the `node` package's install script would fetch). */
+const NODE_24_PACKAGE = `node-${process.platform}-${process.arch}`;
+const node24Home = (dir = NODE_24_DIR): string => join(dir, 'node_modules', NODE_24_PACKAGE);
+/** Whether that package is complete in `home`: the binary, and the headers for native builds. */
+const hasNode24 = (home: string): boolean => existsSync(join(home, 'bin', 'node')) && existsSync(join(home, 'include', 'node', 'node.h'));
 
 /**
- * Environment n8n of this version needs to run here. n8n 1.x's default expression engine needs
- * isolated-vm, which does not build on Node 20 (the install skips its build): use the legacy one.
+ * Node 24 from the npm registry into `.cache/node-24/` (about 20 s, once), without scripts; returns
+ * its package folder. The install goes into a private folder that is renamed into place when
+ * complete, so two engineers (or two checks) installing at once never see a half-written one.
  */
-export function n8nVersionEnv(): Record<string, string> {
-	return N8N_MAJOR < 2 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {};
+async function ensureNode24(log: (line: string) => void): Promise<string> {
+	const home = node24Home();
+	if (hasNode24(home)) return home;
+	const started = Date.now();
+	const staging = `${NODE_24_DIR}.tmp-${process.pid}`;
+	const platformPackage = `${NODE_24_PACKAGE}@24`;
+	log(`Installing Node 24 (${platformPackage} from the npm registry) into ${NODE_24_DIR}…`);
+	rmSync(staging, { recursive: true, force: true });
+	mkdirSync(staging, { recursive: true });
+	try {
+		// Its own package.json: npm reads no .npmrc of the repository from here.
+		writeFileSync(join(staging, 'package.json'), JSON.stringify({ private: true }));
+		await run('npm install node', 'npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', platformPackage], { cwd: staging });
+		if (!hasNode24(node24Home(staging))) throw new Error(`${platformPackage} installed without bin/node or its headers`);
+		if (!hasNode24(home)) {
+			rmSync(NODE_24_DIR, { recursive: true, force: true });
+			renameSync(staging, NODE_24_DIR);
+		}
+	} finally {
+		rmSync(staging, { recursive: true, force: true });
+	}
+	if (!hasNode24(home)) throw new Error(`Node 24 is missing from ${NODE_24_DIR} after its install`);
+	const { version } = JSON.parse(readFileSync(join(home, 'package.json'), 'utf8')) as { version: string };
+	log(`Node ${version} ready in ${elapsed(started)}.`);
+	return home;
 }
 
 /**
@@ -52,14 +79,9 @@ export function n8nVersionEnv(): Record<string, string> {
  */
 export function n8nNodeBinary(): string {
 	if (!N8N_NEEDS_NODE_24) return process.execPath;
-	const runtime = installedNode24(CACHE_DIR);
-	if (!runtime) throw new Error(`n8n ${N8N_VERSION} runs on Node 24, which is missing from .cache/: run scripts/n8n/install-n8n.ts`);
-	return runtime.node;
-}
-
-/** npm and node-gyp on Node 24: its bin/ first on PATH, its headers for native builds. */
-function node24Env(runtime: NodeRuntime): Record<string, string> {
-	return { PATH: `${runtime.binDir}:${process.env.PATH ?? ''}`, npm_config_nodedir: runtime.nodedir };
+	const home = node24Home();
+	if (!hasNode24(home)) throw new Error(`n8n ${N8N_VERSION} runs on Node 24, which is missing from .cache/: run scripts/n8n/install-n8n.ts`);
+	return join(home, 'bin', 'node');
 }
 
 /** Whether the marker the install writes last is there, for this spec (markers written before specs existed only have `version`). */
@@ -161,7 +183,7 @@ async function npmInN8nDir(args: string[], logFile: string, started: number, log
  */
 export async function ensureN8n(log: (line: string) => void = console.log): Promise<string> {
 	// Node 24 first, also when n8n is cached but .cache/node-24/ is not.
-	const node24 = N8N_NEEDS_NODE_24 ? await ensureNode24(CACHE_DIR, log) : undefined;
+	const node24 = N8N_NEEDS_NODE_24 ? await ensureNode24(log) : undefined;
 	if (installed()) return N8N_BIN;
 	return await withLock(async () => {
 		if (installed()) return N8N_BIN;
@@ -178,7 +200,8 @@ export async function ensureN8n(log: (line: string) => void = console.log): Prom
 		writeFileSync(logFile, '');
 		const install = ['install', '--no-audit', '--no-fund', '--loglevel=http'];
 		if (N8N_MAJOR < 2 || node24) {
-			const env = node24 ? node24Env(node24) : {};
+			// npm and node-gyp on Node 24: its bin/ first on PATH, its headers for native builds.
+			const env: Record<string, string> = node24 ? { PATH: `${node24}/bin:${process.env.PATH ?? ''}`, npm_config_nodedir: node24 } : {};
 			await npmInN8nDir([...install, '--ignore-scripts'], logFile, started, log, env);
 			await npmInN8nDir(['rebuild', 'sqlite3'], logFile, started, log, env);
 		} else {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { CA_ENV, NO_TLS_MESSAGE, runTlsFiles } from '../../../sandbox/tls';
-import { N8N_BIN, N8N_DIR, n8nNodeBinary, n8nVersionEnv } from './install';
+import { N8N_BIN, N8N_DIR, N8N_MAJOR, n8nNodeBinary } from './install';
 import type { Group } from './process';
 import { cleanEnv, delay, freePort, run, spawnGroup, whenReady } from './process';
 
@@ -17,9 +17,10 @@ export const OWNER = { email: 'owner@example.com', firstName: 'Demo', lastName: 
  * Keeps n8n on 127.0.0.1, quiet and offline: no telemetry, banners, templates or update checks;
  * trusting the run's CA (NODE_EXTRA_CA_CERTS, read only when n8n starts) so it reaches the https
  * sandbox. Every n8n process (main, worker, CLI) gets a task-runner broker port of its own: n8n
- * 2.x starts a broker in each.
+ * 2.x starts a broker in each. n8n 1.x's default expression engine needs isolated-vm, which does
+ * not build on Node 20 (the install skips its build): it runs with the legacy one.
  */
-export async function n8nEnv(userFolder: string, port: number, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+async function n8nEnv(userFolder: string, port: number, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
 	const tls = runTlsFiles();
 	if (!tls) throw new Error(NO_TLS_MESSAGE);
 	return cleanEnv({
@@ -46,7 +47,7 @@ export async function n8nEnv(userFolder: string, port: number, extra: Record<str
 		DB_SQLITE_POOL_SIZE: '2',
 		N8N_LOG_LEVEL: 'info',
 		N8N_LOG_OUTPUT: 'console',
-		...n8nVersionEnv(),
+		...(N8N_MAJOR < 2 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {}),
 		...extra,
 	});
 }
@@ -59,11 +60,7 @@ export interface CredentialFixture {
 }
 
 /** Imports credentials (plain data; n8n encrypts it on import) and workflows with their fixed ids, with n8n's CLI. */
-export async function importFixtures(
-	userFolder: string,
-	extraEnv: Record<string, string> | undefined,
-	{ credentials = [], workflows = [] }: { credentials?: CredentialFixture[]; workflows?: unknown[] },
-): Promise<void> {
+export async function importFixtures(userFolder: string, credentials: CredentialFixture[], workflows: unknown[], extraEnv?: Record<string, string>) {
 	const workDir = join(userFolder, 'import');
 	mkdirSync(workDir, { recursive: true });
 	for (const [kind, fixtures] of [['credentials', credentials], ['workflow', workflows]] as const) {
@@ -179,10 +176,7 @@ function parseFlatted(text: string): RunExecutionData {
 	return (requireFromN8n('flatted') as { parse(text: string): unknown }).parse(text) as RunExecutionData;
 }
 
-export interface TypeDescription {
-	name: string;
-	properties?: Array<{ name: string; default?: unknown }>;
-}
+type TypeDescription = { name: string; properties?: Array<{ name: string; default?: unknown }> };
 
 /** The REST API the editor uses, with the session cookie from owner setup or login. */
 export class N8nClient {
@@ -242,18 +236,15 @@ export class N8nClient {
 		});
 	}
 
-	/** What the editor's "Execute workflow" does: a manual run of the stored workflow from the given trigger. */
-	async runWorkflow(id: string, trigger: string = MANUAL_TRIGGER): Promise<string> {
+	/**
+	 * What the editor's "Execute workflow" does, a manual run of the stored workflow from the given
+	 * trigger; then waits until its execution has one of the statuses `until`.
+	 */
+	async execute(id: string, { trigger = MANUAL_TRIGGER, until = FINISHED, deadlineMs = 120_000 } = {}): Promise<ExecutionSummary> {
 		const body = { workflowData: await this.getWorkflow(id), triggerToStartFrom: { name: trigger } };
 		const result = await this.request<{ executionId?: string }>('POST', `/workflows/${id}/run`, body);
 		if (!result.executionId) throw new Error(`Workflow ${id} did not start: ${JSON.stringify(result)}`);
-		return result.executionId;
-	}
-
-	/** Runs a workflow ({@link runWorkflow}) and waits until its execution has one of the statuses `until`. */
-	async execute(workflowId: string, options: { trigger?: string; until?: string[]; deadlineMs?: number } = {}): Promise<ExecutionSummary> {
-		const { trigger = MANUAL_TRIGGER, until = FINISHED, deadlineMs } = options;
-		return await this.statusBecomes(await this.runWorkflow(workflowId, trigger), until, deadlineMs);
+		return await this.statusBecomes(result.executionId, until, deadlineMs);
 	}
 
 	async execution(id: string): Promise<Execution> {

@@ -7,16 +7,17 @@
  * conversation it answers with a final text that quotes the result.
  * Every request body is recorded, so a check can assert the tool definitions the model was given
  * and the tool results it read. Non-streaming answers, with a streamed (SSE) variant in case the
- * client asks for one. Node built-ins only.
+ * client asks for one.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { NodeFixture } from './examples';
-import type { CredentialFixture } from './n8n';
+import type { Sandbox } from './sandbox';
+import { launch, step } from './stack';
 
-export interface ChatMessage {
+interface ChatMessage {
 	role: string;
 	content?: unknown;
 	tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
@@ -29,12 +30,11 @@ export interface ToolDefinition {
 	function: { name: string; description?: string; parameters?: Record<string, unknown> };
 }
 
-export interface ChatRequest {
+interface ChatRequest {
 	model?: string;
 	messages: ChatMessage[];
 	tools?: ToolDefinition[];
 	stream?: boolean;
-	[key: string]: unknown;
 }
 
 /** A scripted tool call: which tool (by n8n's tool name) with which arguments. */
@@ -43,13 +43,16 @@ export interface ScriptedCall {
 	arguments: Record<string, unknown>;
 }
 
-/** The OpenAI credential the examples' chat model uses, pointed at the stand-in. */
-export const standInCredential = (standIn: OpenAiStandIn): CredentialFixture => ({
-	id: 'mcnOpenAiCred001',
-	name: 'OpenAI account',
-	type: 'openAiApi',
-	data: { apiKey: 'sk-standin-not-a-real-key', url: standIn.baseUrl },
-});
+/** A tool result (a role "tool" message) the model was sent, with the call it answers. */
+interface ToolResult {
+	toolCallId: string;
+	tool: string;
+	arguments: Record<string, unknown>;
+	content: string;
+}
+
+/** The OpenAI credential the examples' chat model uses; {@link launchWithStandIn} points it at the stand-in. */
+const OPENAI_CREDENTIAL = { id: 'mcnOpenAiCred001', name: 'OpenAI account' };
 
 /** n8n's OpenAI Chat Model node on that credential, Responses API off, as in examples/ai-agent-template-send.json. */
 export const chatModelNode = (): NodeFixture => ({
@@ -57,25 +60,8 @@ export const chatModelNode = (): NodeFixture => ({
 	type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
 	typeVersion: 1.3,
 	parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4.1-mini' }, responsesApiEnabled: false, options: {} },
-	credentials: { openAiApi: { id: 'mcnOpenAiCred001', name: 'OpenAI account' } },
+	credentials: { openAiApi: OPENAI_CREDENTIAL },
 });
-
-export interface ToolResult {
-	toolCallId: string;
-	tool: string;
-	arguments: Record<string, unknown>;
-	content: string;
-}
-
-export interface OpenAiStandIn {
-	/** e.g. http://127.0.0.1:41234/v1 — the credential's Base URL. */
-	baseUrl: string;
-	/** Every chat request's body, in order. */
-	requests: ChatRequest[];
-	/** The tool results (role "tool" messages) the model was sent, in order, with the call they answer. */
-	toolResults(): ToolResult[];
-	stop(): Promise<void>;
-}
 
 function text(content: unknown): string {
 	if (typeof content === 'string') return content;
@@ -95,34 +81,28 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 	res.end(payload);
 }
 
+const USAGE = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
 let sequence = 0;
 
-function completion(model: string, message: Record<string, unknown>, finishReason: string): Record<string, unknown> {
-	sequence++;
-	return {
-		id: `chatcmpl-standin-${sequence}`,
-		object: 'chat.completion',
-		created: Math.floor(Date.now() / 1000),
-		model,
-		choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
-		usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-	};
-}
-
-/** The same answer as server-sent events, the way OpenAI streams a completion. */
-function stream(res: ServerResponse, model: string, message: Record<string, unknown>, finishReason: string): void {
+/** The assistant's message as one completion or, when the client streams, as server-sent events the way OpenAI streams one. */
+function reply(res: ServerResponse, body: ChatRequest, message: Record<string, unknown>, finishReason: string): void {
+	const [id, created, model] = [`chatcmpl-standin-${++sequence}`, Math.floor(Date.now() / 1000), body.model ?? 'gpt-standin'];
+	if (body.stream !== true) {
+		send(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], usage: USAGE });
+		return;
+	}
 	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-	const base = { id: `chatcmpl-standin-${++sequence}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
+	const base = { id, object: 'chat.completion.chunk', created, model };
 	const toolCalls = (message.tool_calls as Array<Record<string, unknown>> | undefined)?.map((call, index) => ({ index, ...call }));
 	const delta = { role: 'assistant', content: message.content ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
 	res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
 	res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }] })}\n\n`);
-	res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } })}\n\n`);
+	res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: USAGE })}\n\n`);
 	res.end('data: [DONE]\n\n');
 }
 
 /** Starts the stand-in on a free port; `calls` is its script: the tool call to ask for, by a phrase of the user's message. */
-export async function startOpenAiStandIn(calls: Record<string, ScriptedCall>): Promise<OpenAiStandIn> {
+async function startOpenAiStandIn(calls: Record<string, ScriptedCall>) {
 	const requests: ChatRequest[] = [];
 	let callCount = 0;
 
@@ -157,19 +137,15 @@ export async function startOpenAiStandIn(calls: Record<string, ScriptedCall>): P
 				return;
 			}
 			requests.push(body);
-			const [message, finish] = answer(Array.isArray(body.messages) ? body.messages : []);
-			if (body.stream === true) stream(res, body.model ?? 'gpt-standin', message, finish);
-			else send(res, 200, completion(body.model ?? 'gpt-standin', message, finish));
+			reply(res, body, ...answer(Array.isArray(body.messages) ? body.messages : []));
 		})().catch((error: unknown) => {
 			send(res, 500, { error: { message: error instanceof Error ? error.message : String(error), type: 'server_error' } });
 		});
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => resolve());
-	});
+	await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 
+	/** The tool results the model was sent, in order. */
 	const toolResults = (): ToolResult[] => {
 		const calls = new Map<string, { tool: string; arguments: Record<string, unknown> }>();
 		const found = new Map<string, ToolResult>();
@@ -183,13 +159,14 @@ export async function startOpenAiStandIn(calls: Record<string, ScriptedCall>): P
 		return [...found.values()];
 	};
 
-	return {
-		baseUrl: `http://127.0.0.1:${port}/v1`,
-		requests,
-		toolResults,
-		stop: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
+	// `requests`: every chat request's body, in order.
+	return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, toolResults };
+}
+
+/** The stand-in with this script, then n8n with the sandbox's credential, the OpenAI one on the stand-in, and these workflows. */
+export async function launchWithStandIn(sandbox: Sandbox, label: string, calls: Record<string, ScriptedCall>, workflows: unknown[]) {
+	const standIn = await step('start the OpenAI-compatible stand-in', async () => await startOpenAiStandIn(calls));
+	const openAi = { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-standin-not-a-real-key', url: standIn.baseUrl } };
+	const { client } = await launch({ label, sandbox, credentials: [openAi], workflows });
+	return { standIn, client };
 }

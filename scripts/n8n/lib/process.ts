@@ -125,21 +125,16 @@ function killAllNow(): void {
 	groups.clear();
 }
 
-export interface CommandResult {
-	code: number | string;
-	output: string;
-}
-
-/** Runs a command to completion in its own group (so Ctrl-C handling can stop it too). */
-export async function run(name: string, command: string, args: string[], options: SpawnOptions & { allowFailure?: boolean } = {}): Promise<CommandResult> {
+/** Runs a command to completion in its own group (so Ctrl-C handling can stop it too); fails unless it exits 0. */
+export async function run(name: string, command: string, args: string[], options: SpawnOptions = {}): Promise<{ output: string }> {
 	const group = spawnGroup(name, command, args, options);
 	const code = await group.exited;
 	// The leader is gone; make sure nothing it started lingers.
 	signalGroup(group.pid, 'SIGKILL');
 	groups.delete(group);
 	const output = group.output();
-	if (code !== 0 && !options.allowFailure) throw new Error(`${name} failed (${command} ${args.join(' ')} → ${code}):\n${tail(output, 40)}`);
-	return { code, output };
+	if (code !== 0) throw new Error(`${name} failed (${command} ${args.join(' ')} → ${code}):\n${tail(output, 40)}`);
+	return { output };
 }
 
 export function tail(text: string, lines: number): string {

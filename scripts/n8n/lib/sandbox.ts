@@ -1,9 +1,10 @@
 /**
- * The sandbox of the notification service, as the n8n runs see it: started in this process, and
- * driven over its HTTP control endpoints (the same calls work against a sandbox run elsewhere).
+ * The sandbox of the notification service, as the n8n runs see it (started in this process), and
+ * what a check reads of the requests a service received.
  */
 import type { RecordedRequest, Sandbox } from '../../../sandbox/server';
 import { SMS_PATH } from '../../../sandbox/server';
+import { delay } from './process';
 
 export { COMBINED_PATH, SMS_PATH, startSandbox, WA_MESSAGE_PATH } from '../../../sandbox/server';
 export type { RecordedRequest, Sandbox };
@@ -16,9 +17,19 @@ export function requestsTo(sandbox: Sandbox, path: string = SMS_PATH, from = 0):
 /** An SMS request's body, as the service receives it. */
 export const smsOf = (request: RecordedRequest): { phone_number: string; message: string } => request.body as { phone_number: string; message: string };
 
-/** Marks a number as having started the chat, so media messages to it are accepted. */
-export async function startChat(sandboxUrl: string, phoneNumber: string): Promise<void> {
-	const body = JSON.stringify({ phone_number: phoneNumber });
-	const response = await fetch(`${sandboxUrl}/__sandbox/conversations`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-	if (!response.ok) throw new Error(`sandbox POST conversations → HTTP ${response.status}: ${await response.text()}`);
+/** The requests a service receives from now on, read when called. */
+export function newRequests<T>(service: { requests: T[] }): () => T[] {
+	const from = service.requests.length;
+	return () => service.requests.slice(from);
+}
+
+/** Waits until the service has had no new request for 1.5 s (at most 15 s): requests still on their way have arrived. */
+export async function untilQuiet(service: { requests: unknown[] }): Promise<void> {
+	const deadline = Date.now() + 15_000;
+	let seen = -1;
+	let quietSince = Date.now();
+	while (Date.now() - quietSince < 1500 && Date.now() < deadline) {
+		if (service.requests.length !== seen) [seen, quietSince] = [service.requests.length, Date.now()];
+		await delay(100);
+	}
 }

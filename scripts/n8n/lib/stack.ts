@@ -3,10 +3,12 @@
  * a fresh user folder like a community package, the sandbox credential and the examples
  * imported, n8n started, the owner set up and logged in.
  */
+import { sandboxCredential } from './examples';
 import type { CredentialFixture, N8nProcess } from './n8n';
 import { importFixtures, N8nClient, startN8n } from './n8n';
 import { ensureN8n, installPackageInto, makeTempDir, packPackage } from './install';
 import { elapsed, QUIET } from './process';
+import type { Sandbox } from './sandbox';
 
 /** Every step's name and seconds, printed at the end. */
 const timings: Array<[string, number]> = [];
@@ -37,6 +39,8 @@ export interface Stack {
 export interface LaunchOptions {
 	/** Name part of the temporary user folder. */
 	label: string;
+	/** A sandbox whose credential (the one the examples and the checks' workflows use) is imported first. */
+	sandbox?: Sandbox;
 	credentials?: CredentialFixture[];
 	workflows?: unknown[];
 	/** Extra environment for the main instance (queue mode, a preload hook, …). */
@@ -49,8 +53,10 @@ export async function launch(options: LaunchOptions): Promise<Stack> {
 	await step(`n8n install (.cache/)`, async () => await ensureN8n());
 	const userFolder = makeTempDir(options.label);
 	const packageDir = await step('pack the package and install it into the n8n user folder', async () => await installPackageInto(userFolder, await packPackage(userFolder)));
-	if ((options.credentials?.length ?? 0) > 0 || (options.workflows?.length ?? 0) > 0) {
-		await step('import credential and workflows (n8n CLI)', async () => await importFixtures(userFolder, options.extraEnv, options));
+	const { sandbox, workflows = [] } = options;
+	const credentials = [...(sandbox ? [sandboxCredential(sandbox.url, sandbox.apiKey)] : []), ...(options.credentials ?? [])];
+	if (credentials.length > 0 || workflows.length > 0) {
+		await step('import credential and workflows (n8n CLI)', async () => await importFixtures(userFolder, credentials, workflows, options.extraEnv));
 	}
 	const n8n = await step('start n8n', async () => await startN8n({ userFolder, port: options.port, extraEnv: options.extraEnv, echo: options.echo }));
 	const client = new N8nClient(n8n.url);
