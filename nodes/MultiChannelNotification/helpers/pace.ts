@@ -7,12 +7,8 @@
  *   clean answer (doubling each round trip, as TCP slow start) up to {@link ADAPTIVE_CEILING}
  *   while answers come about as fast as the quickest of the last second; one much slower answer
  *   takes one back (the delay-based idea of TCP Vegas).
- * - **Rate**: off until the first HTTP 429, then what the service delivered lately, raised every
- *   half second without a 429 (from 2 s after the last cut), each raise twice the last (10 %,
- *   20 %, 40 %, 80 %, then doubling), and cut on the next 429. A rate far below what the service
- *   admits (measured across a pause, or the small share left to one n8n worker once the others
- *   are done) so climbs back in a few seconds, where steady 10 % raises took tens; near the limit
- *   the first raises stay small. When
+ * - **Rate**: off until the first HTTP 429, then what the service delivered lately, raised 10 %
+ *   every half second without a 429 (from 2 s after the last cut) and cut on the next 429. When
  *   nothing got through since the last cut, or five requests in a row sent at a rate measured
  *   over under a second were refused, the service's window is spent: every send pauses for the
  *   Retry-After (else 1 s) and the rate becomes what got through, spread to the pause's end.
@@ -29,9 +25,7 @@ const SHRINK_RTT_SLACK_MS = 20;
 const PROBE_EVERY_MS = 500;
 /** No probe this soon after a cut: each probe past the limit costs a few refused requests. */
 const PROBE_HOLD_MS = 2000;
-/** The first raise after a cut; each next one is twice the last, up to doubling the rate. */
-const FIRST_RAISE = 0.1;
-const LARGEST_RAISE = 1;
+const PROBE_FACTOR = 1.1;
 export const CUT_EVERY_MS = 1000;
 /** The shortest span a rate is measured over: a first 429 can come within milliseconds. */
 const MIN_MEASURE_MS = 100;
@@ -51,8 +45,6 @@ export class Pace {
 	/** How soon after a cut the next may come: the span the last rate was measured over. */
 	private cutSpan = CUT_EVERY_MS;
 	private lastProbe = -Infinity;
-	/** Raises since the last cut. */
-	private raises = 0;
 	private firstDelivery = Infinity;
 	private refusedInARow = 0;
 	private readonly delivered: number[] = [];
@@ -103,8 +95,7 @@ export class Pace {
 				this.limit = Math.max(INITIAL_LIMIT, this.limit - 1);
 			}
 		} else if (now - this.lastCut >= PROBE_HOLD_MS && now - this.lastProbe >= PROBE_EVERY_MS) {
-			this.rate *= 1 + Math.min(LARGEST_RAISE, FIRST_RAISE * 2 ** this.raises);
-			this.raises++;
+			this.rate *= PROBE_FACTOR;
 			this.lastProbe = now;
 		}
 	}
@@ -137,7 +128,6 @@ export class Pace {
 		const sinceCut = this.lastCut;
 		this.lastCut = now;
 		this.lastProbe = now;
-		this.raises = 0;
 		if (lastSecond === 0 || (sinceCut > -Infinity && (deliveredSinceCut === 0 || overrated))) {
 			this.refusedInARow = 0;
 			// The service's window is spent: wait for it, but never longer than an item may wait

@@ -136,40 +136,6 @@ describe('a rate once measured never stops the sends', () => {
 	});
 });
 
-describe('a rate far below the limit climbs back in seconds', () => {
-	// Clean answers every 100 ms: a raise every half second once 2 s have passed since the last cut.
-	const cleanAnswers = (pace: Pace, from: number, to: number): number[] => {
-		const rates: number[] = [];
-		for (let now = from; now <= to; now += 100) {
-			pace.onDone(now, 50, true);
-			rates.push(pace.rate);
-		}
-		return rates;
-	};
-
-	test('each raise without a 429 is twice the last: the first is 10 %, and 1/s passes 20/s within 4 s', () => {
-		const pace = new Pace();
-		pace.rate = 1;
-		const rates = cleanAnswers(pace, 0, 4000);
-		expect(rates[0]).toBeCloseTo(1.1);
-		expect(rates[5]).toBeCloseTo(1.1 * 1.2);
-		// Steady 10 % raises would be at 1.1^8 = 2.1/s here, and take 16 s to reach 20/s.
-		expect(pace.rate).toBeGreaterThan(20);
-	});
-
-	test('a 429 starts the raises over: the first raise after it is 10 % again, 2 s later', () => {
-		const pace = new Pace();
-		pace.rate = 1;
-		cleanAnswers(pace, 0, 4000);
-		pace.onThrottled(4100, 1000, 120_000, 4050);
-		const cut = pace.rate;
-		expect(cut).toBeLessThan(20);
-		const rates = cleanAnswers(pace, 4200, 6100);
-		expect(rates.slice(0, -1).every((rate) => rate === cut)).toBe(true);
-		expect(rates[rates.length - 1]).toBeCloseTo(cut * 1.1);
-	});
-});
-
 describe('the registry of paces', () => {
 	test('one pace per key, shared while used; two credentials never share', () => {
 		const registry = new PaceRegistry();
