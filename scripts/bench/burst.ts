@@ -84,15 +84,20 @@ function burstWorkflows(sandboxUrl: string): Array<{ client: Client; workflow: E
 	];
 }
 
+/** A webhook call silent this long has lost its answer (n8n in queue mode once never sent one). */
+const NO_ANSWER_MS = 120_000;
+
 /**
  * One webhook call on a connection of its own (no keep-alive): a socket kept from the burst before
- * could be closed by n8n just as it is reused, and the call would count against the client.
+ * could be closed by n8n just as it is reused, and the call would count against the client. A call
+ * with no answer after NO_ANSWER_MS counts as "no answer" instead of holding the leg until it times out.
  */
 async function post(url: string, body: unknown): Promise<number> {
 	return await new Promise((resolve, reject) => {
 		const call = request(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' } }, (response) => {
 			response.resume().on('end', () => resolve(response.statusCode ?? 0)).on('error', reject);
 		});
+		call.setTimeout(NO_ANSWER_MS, () => call.destroy(new Error('no answer')));
 		call.on('error', reject).end(JSON.stringify(body));
 	});
 }
