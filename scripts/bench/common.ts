@@ -179,7 +179,10 @@ export function nextMessage<T extends ChildMessage['type']>(
 			else resolvePromise(message as Extract<ChildMessage, { type: T }>);
 		};
 		const timer = setTimeout(() => {
-			child.kill('SIGKILL');
+			// SIGTERM first: a child that started n8n, Postgres or Redis stops them (lib/process.ts
+			// installCleanup) and exits; SIGKILL only if it has not within the grace.
+			child.kill('SIGTERM');
+			setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
 			settle(new Error(`child did not report "${type}" within ${Math.round(timeoutMs / 1000)} s`));
 		}, timeoutMs);
 		const onMessage = (message: ChildMessage) => {
