@@ -7,11 +7,28 @@
  *   clean answer (doubling each round trip, as TCP slow start) up to {@link ADAPTIVE_CEILING}
  *   while answers come about as fast as the quickest of the last second; one much slower answer
  *   takes one back (the delay-based idea of TCP Vegas).
- * - **Rate**: off until the first HTTP 429, then what the service delivered lately, raised 10 %
- *   every half second without a 429 (from 2 s after the last cut) and cut on the next 429. When
+ * - **Rate**: off until the first HTTP 429, then what the service delivered lately, raised every
+ *   half second without a 429 (from 2 s after the last cut) and cut on the next 429. When
  *   nothing got through since the last cut, or five requests in a row sent at a rate measured
  *   over under a second were refused, the service's window is spent: every send pauses for the
  *   Retry-After (else 1 s) and the rate becomes what got through, spread to the pause's end.
+ * - **A first pause with nothing delivered** (the opening requests all refused, as when a small
+ *   token bucket meets a full window): nothing was measured, so the requests sent at once are
+ *   spread over the pause, and the rate doubles every half second after it until a request sent
+ *   after the pause is refused; that refusal measures the rate over the span since the pause,
+ *   which holds no idle time. (Measured across the pause, as before, it came to about one
+ *   request a second, and slow raises took over ten seconds to climb back.)
+ *
+ * **Several n8n processes** (queue mode: each worker has its own Pace, and a verified node may
+ * share nothing between them). Each worker learns only from its own answers: the round trips,
+ * what was delivered per second, and the 429s. Together they behave as the flows of TCP: a 429
+ * cuts the worker's rate to what it delivered (a share of the service's limit, so the cuts
+ * together bring the sum back under the limit), and a raise adds at least a fixed amount, a
+ * twentieth of the most requests the worker started within one second (about what every worker
+ * sent in its opening second). Raises by a share of the rate alone keep the shares where the
+ * first second left them, a worker left with 1/s of 20 stays there; an amount the same for all
+ * is what lets the smaller shares catch up (additive increase, multiplicative decrease converges
+ * to equal shares), so no worker is left holding executions at a trickle after the others finish.
  */
 
 export const INITIAL_LIMIT = 10;
@@ -26,6 +43,8 @@ const PROBE_EVERY_MS = 500;
 /** No probe this soon after a cut: each probe past the limit costs a few refused requests. */
 const PROBE_HOLD_MS = 2000;
 const PROBE_FACTOR = 1.1;
+/** Each raise adds at least this share of the most requests started within one second. */
+const PROBE_STEP = 0.05;
 export const CUT_EVERY_MS = 1000;
 /** The shortest span a rate is measured over: a first 429 can come within milliseconds. */
 const MIN_MEASURE_MS = 100;
@@ -47,6 +66,11 @@ export class Pace {
 	private lastProbe = -Infinity;
 	private firstDelivery = Infinity;
 	private refusedInARow = 0;
+	/** Starts of the last second, and the most there ever were: the step of a raise. */
+	private readonly started: number[] = [];
+	private peakStarted = 0;
+	/** After a first pause with nothing delivered: the rate doubles until a refusal from then on. */
+	private doublingSince: number | undefined;
 	private readonly delivered: number[] = [];
 	private readonly waiters = new Set<() => void>();
 
@@ -58,6 +82,9 @@ export class Pace {
 	/** One request starts now: it takes the next slot of the rate. */
 	take(now: number): void {
 		this.inFlight++;
+		this.started.push(now);
+		while (this.started[0] <= now - CUT_EVERY_MS) this.started.shift();
+		this.peakStarted = Math.max(this.peakStarted, this.started.length);
 		if (this.rate !== Infinity) this.nextSlot = Math.max(this.nextSlot, now) + 1000 / this.rate;
 	}
 
@@ -94,8 +121,13 @@ export class Pace {
 			} else if (rtt > base * SHRINK_RTT_FACTOR + SHRINK_RTT_SLACK_MS) {
 				this.limit = Math.max(INITIAL_LIMIT, this.limit - 1);
 			}
+		} else if (this.doublingSince !== undefined) {
+			if (now >= this.doublingSince && now - this.lastProbe >= PROBE_EVERY_MS) {
+				this.rate *= 2;
+				this.lastProbe = now;
+			}
 		} else if (now - this.lastCut >= PROBE_HOLD_MS && now - this.lastProbe >= PROBE_EVERY_MS) {
-			this.rate *= PROBE_FACTOR;
+			this.rate = Math.max(this.rate * PROBE_FACTOR, this.rate + this.peakStarted * PROBE_STEP);
 			this.lastProbe = now;
 		}
 	}
@@ -117,6 +149,20 @@ export class Pace {
 	 * wait is not taken.
 	 */
 	onThrottled(now: number, retryAfterMs: number | undefined, maxWaitMs: number, startedAt = now): void {
+		if (this.doublingSince !== undefined) {
+			// Refusals of the opening requests say nothing of the doubled rate.
+			if (startedAt < this.doublingSince) return;
+			const since = this.doublingSince;
+			this.doublingSince = undefined;
+			const delivered = this.deliveredSince(since);
+			if (delivered > 0) {
+				this.lastCut = now;
+				this.lastProbe = now;
+				this.refusedInARow = 0;
+				this.setRate(now, delivered, Math.max(MIN_MEASURE_MS, Math.min(CUT_EVERY_MS, now - since)));
+				return;
+			}
+		}
 		// Only requests sent at the current rate say whether it is too high.
 		if (startedAt >= this.lastCut) this.refusedInARow++;
 		// A rate measured over a short span may be far too high (a burst allowance looks like a
@@ -137,6 +183,12 @@ export class Pace {
 			// What got through, spread from the first delivery to the end of the pause.
 			if (lastSecond > 0) {
 				this.setRate(now, lastSecond, Math.max(MIN_MEASURE_MS, this.pausedUntil - this.firstDelivery));
+			} else if (this.rate === Infinity) {
+				// Nothing measured yet: the requests sent at once, spread over the pause, then doubling.
+				const resumeAt = Math.max(now, this.pausedUntil);
+				this.setRate(now, this.limit, Math.max(MIN_MEASURE_MS, resumeAt - now));
+				this.doublingSince = resumeAt;
+				this.lastProbe = resumeAt;
 			}
 			return;
 		}

@@ -66,6 +66,46 @@ describe('a burst of one-item executions shares one pace', () => {
 	});
 });
 
+describe('a small token bucket refuses the whole opening window', () => {
+	// 300 one-item executions against 20/s through a bucket holding 2: the first 10 requests go at
+	// once and 8 are refused before anything is delivered. Latencies vary per request (0.6–1.4×
+	// 50 ms), so answers do not come back in the order sent. Measured across the 1 s pause, the
+	// rate came to about 2/s and took over ten seconds to climb back (up to 2.3× the ideal).
+	test.each([437, 0, 811, 123, 250, 333, 500, 666, 777, 950])('start %i ms into a second: 300/300 once each, within 1.25× of 15 s, at most 0.1 rejected per message', async (offset) => {
+		const clock = new VirtualClock(offset);
+		const latencyMs = (job: number) => 50 * (0.6 + ((((job + offset) * 7919) % 97) / 97) * 0.8);
+		const service = new Service(clock, { perSecond: 20, shape: 'bucket', retryAfter: 'seconds', latencyMs });
+		const pace = new Pace();
+		const runs = Array.from({ length: 300 }, (_, execution) =>
+			schedule(1, { ...service.sender, send: async (_job, attempt) => await service.sender.send(execution, attempt) }, defaults, clock, pace),
+		);
+		await clock.run(Promise.all(runs));
+		lossless(service, 300);
+		const delivered = service.arrivals.filter((arrival) => arrival.status === 200).map((arrival) => arrival.at);
+		expect(Math.max(...delivered) - Math.min(...delivered)).toBeLessThanOrEqual(1.25 * 15_000);
+		expect(service.throttled / 300).toBeLessThanOrEqual(0.1);
+	});
+});
+
+describe('a raise after a cut', () => {
+	test('adds at least a twentieth of the most requests started within one second, however low the rate was cut', () => {
+		const pace = new Pace();
+		// 40 requests at once; one is delivered, the others refused: the rate is cut to 10/s.
+		for (let request = 0; request < 40; request++) pace.take(0);
+		pace.onDone(50, 50, true);
+		for (let request = 0; request < 40; request++) {
+			if (request > 0) pace.onThrottled(60, 1000, 120_000, 0);
+			pace.settle();
+		}
+		expect(pace.rate).toBe(10);
+		// 2 s after the cut, the first raise: 10 % of 10/s would be 1; a twentieth of 40 is 2.
+		pace.take(2000);
+		pace.onDone(2100, 100, true);
+		pace.settle();
+		expect(pace.rate).toBe(12);
+	});
+});
+
 /**
  * Queue mode: `workers` n8n workers, each with its own pace (a worker is its own process), each
  * running at most `concurrency` one-item executions at once, pulled from one queue as n8n's
