@@ -16,19 +16,21 @@
  *   token bucket meets a full window): nothing was measured, so the requests sent at once are
  *   spread over the pause, and the rate doubles every half second after it until a request sent
  *   after the pause is refused; that refusal measures the rate over the span since the pause,
- *   which holds no idle time. (Measured across the pause, as before, it came to about one
- *   request a second, and slow raises took over ten seconds to climb back.)
+ *   which holds no idle time. (Measured across the pause, a bucket of 2 at 20/s would come to
+ *   about 2/s, and raises from there take over ten seconds to climb back.)
  *
  * **Several n8n processes** (queue mode: each worker has its own Pace, and a verified node may
  * share nothing between them). Each worker learns only from its own answers: the round trips,
  * what was delivered per second, and the 429s. Together they behave as the flows of TCP: a 429
- * cuts the worker's rate to what it delivered (a share of the service's limit, so the cuts
- * together bring the sum back under the limit), and a raise adds at least a fixed amount, a
- * twentieth of the most requests the worker started within one second (about what every worker
- * sent in its opening second). Raises by a share of the rate alone keep the shares where the
- * first second left them, a worker left with 1/s of 20 stays there; an amount the same for all
- * is what lets the smaller shares catch up (additive increase, multiplicative decrease converges
- * to equal shares), so no worker is left holding executions at a trickle after the others finish.
+ * cuts a worker's rate to what it delivered (its share of the service's limit, so the cuts
+ * together bring the sum back under the limit), and raises probe for room the others left. A
+ * raise adds at least a twentieth of the most requests the worker started within one second,
+ * an amount set by its opening second rather than by its current share: raises by a share of
+ * the rate alone (multiplicative increase) keep the shares where the first second left them, a
+ * worker cut to 1/s of 20 climbing by 0.1/s; a step closer to equal for every worker is what
+ * lets small shares gain on large ones (additive increase with multiplicative decrease is the
+ * rule that converges to fair shares). Shares still even out slowly: BENCHMARKS.md shows each
+ * worker's deliveries per second.
  */
 
 export const INITIAL_LIMIT = 10;
