@@ -74,6 +74,12 @@ export interface WorkflowRun {
 	continueOnFail?: boolean;
 	/** The node setting Retry On Fail with this many tries (n8n waits 1 s between tries). */
 	retryOnFail?: { maxTries: number };
+	/**
+	 * The id the node's credential reference carries (default "1"). A node may keep state per
+	 * credential across runs in this process (this package's node: its pace per service), so runs
+	 * that must not share it give different ids.
+	 */
+	credentialId?: string;
 }
 
 export interface EngineRun {
@@ -98,9 +104,11 @@ function registry(types: Record<string, INodeType | IVersionedNodeType>): INodeT
 	};
 }
 
-/** A node's credential references, one of each type in the run. */
-export function nodeCredentials(credentials: Record<string, CredentialEntry>): INode['credentials'] {
-	return Object.fromEntries(Object.keys(credentials).map((type, index) => [type, { id: String(index + 1), name: type }]));
+/** A node's credential references, one of each type in the run; `id` overrides the first's. */
+export function nodeCredentials(credentials: Record<string, CredentialEntry>, id?: string): INode['credentials'] {
+	return Object.fromEntries(
+		Object.keys(credentials).map((type, index) => [type, { id: index === 0 && id !== undefined ? id : String(index + 1), name: type }]),
+	);
 }
 
 export interface WorkflowDefinition {
@@ -162,7 +170,7 @@ export function createWorkflowRunner(target: TargetNode): (options: WorkflowRun)
 				typeVersion: target.typeVersion,
 				position: [200, 0],
 				parameters: options.parameters,
-				credentials: nodeCredentials(options.credentials),
+				credentials: nodeCredentials(options.credentials, options.credentialId),
 				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 				...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries } : {}),
 			},

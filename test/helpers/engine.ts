@@ -21,6 +21,8 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	/** The node setting Retry On Fail with this many tries (n8n waits 1 s between tries). */
 	retryOnFail?: { maxTries: number };
+	/** The id of the node's credential reference (default "1"): the node keeps one pace per credential and Base URL. */
+	credentialId?: string;
 }
 
 export type RunNodeResult = EngineRun;
