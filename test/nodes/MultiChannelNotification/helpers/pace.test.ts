@@ -70,7 +70,7 @@ describe('a small token bucket refuses the whole opening window', () => {
 	// 300 one-item executions against 20/s through a bucket holding 2: the first 10 requests go at
 	// once and 8 are refused before anything is delivered. Latencies vary per request (0.6–1.4×
 	// 50 ms), so answers do not come back in the order sent. Measured across the 1 s pause, the
-	// rate came to about 2/s and took over ten seconds to climb back (up to 2.3× the ideal).
+	// rate would come to about 2/s and take over ten seconds to climb back (up to 2.3× the ideal).
 	test.each([437, 0, 811, 123, 250, 333, 500, 666, 777, 950])('start %i ms into a second: 300/300 once each, within 1.25× of 15 s, at most 0.1 rejected per message', async (offset) => {
 		const clock = new VirtualClock(offset);
 		const latencyMs = (job: number) => 50 * (0.6 + ((((job + offset) * 7919) % 97) / 97) * 0.8);
