@@ -8,8 +8,7 @@
  *   while answers come about as fast as the quickest of the last second; one much slower answer
  *   takes one back (the delay-based idea of TCP Vegas).
  * - **Rate**: off until the first HTTP 429, then what the service delivered lately, raised every
- *   half second without a 429 (from 2 s after the last cut, by a step that doubles each second
- *   the raises go on) and cut on the next 429. When
+ *   half second without a 429 (from 2 s after the last cut) and cut on the next 429. When
  *   nothing got through since the last cut, or five requests in a row sent at a rate measured
  *   over under a second were refused, the service's window is spent: every send pauses for the
  *   Retry-After (else 1 s) and the rate becomes what got through, spread to the pause's end.
@@ -32,13 +31,6 @@
  * lets small shares gain on large ones (additive increase with multiplicative decrease is the
  * rule that converges to fair shares). Shares still even out slowly: BENCHMARKS.md shows each
  * worker's deliveries per second.
- *
- * Raises follow the clock, not the deliveries (one step per half second passed, so a worker
- * delivering once a second climbs as fast as a busy one), and the step doubles each second they
- * go on without a 429. A worker far below the limit, cut deep in the opening second or left
- * with a small share when another worker runs out of executions, then reaches the room left in
- * a few seconds instead of climbing by one small step for ten or more; a worker near the limit
- * meets a 429 before its step has grown, and the cut starts the step over.
  */
 
 export const INITIAL_LIMIT = 10;
@@ -55,10 +47,6 @@ const PROBE_HOLD_MS = 2000;
 const PROBE_FACTOR = 1.1;
 /** Each raise adds at least this share of the most requests started within one second. */
 const PROBE_STEP = 0.05;
-/** Raises go on without a 429 this long: the step doubles. */
-const STEP_DOUBLES_MS = 1000;
-/** A raise after a long gap between deliveries adds at most this many half-second steps. */
-const MAX_HALVES_A_RAISE = 2;
 export const CUT_EVERY_MS = 1000;
 /** The shortest span a rate is measured over: a first 429 can come within milliseconds. */
 const MIN_MEASURE_MS = 100;
@@ -141,12 +129,7 @@ export class Pace {
 				this.lastProbe = now;
 			}
 		} else if (now - this.lastCut >= PROBE_HOLD_MS && now - this.lastProbe >= PROBE_EVERY_MS) {
-			const climbFrom = this.lastCut + PROBE_HOLD_MS;
-			// One step per half second since the last raise (a worker delivering once a second
-			// climbs as fast as one delivering often), doubled for each whole second of raises.
-			const halves = Math.min(MAX_HALVES_A_RAISE, (now - Math.max(this.lastProbe, climbFrom - PROBE_EVERY_MS)) / PROBE_EVERY_MS);
-			const step = Math.max(this.rate * (PROBE_FACTOR - 1), this.peakStarted * PROBE_STEP) * 2 ** Math.floor((now - climbFrom) / STEP_DOUBLES_MS);
-			this.rate += step * halves;
+			this.rate = Math.max(this.rate * PROBE_FACTOR, this.rate + this.peakStarted * PROBE_STEP);
 			this.lastProbe = now;
 		}
 	}
