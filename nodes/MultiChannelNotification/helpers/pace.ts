@@ -7,7 +7,8 @@
  *   clean answer (doubling each round trip, as TCP slow start) up to {@link ADAPTIVE_CEILING}
  *   while answers come about as fast as the quickest of the last second; one much slower answer
  *   takes one back (the delay-based idea of TCP Vegas).
- * - **Rate**: off until the first HTTP 429, then what the service delivered lately, raised every
+ * - **Rate**: off until the first HTTP 429, then what the service delivered lately (over the last
+ *   second, or since the first delivery after a quiet second if more recent), raised every
  *   half second without a 429 (from 2 s after the last cut) and cut on the next 429. When
  *   nothing got through since the last cut, or five requests in a row sent at a rate measured
  *   over under a second were refused, the service's window is spent: every send pauses for the
@@ -25,12 +26,16 @@
  * cuts a worker's rate to what it delivered (its share of the service's limit, so the cuts
  * together bring the sum back under the limit), and raises probe for room the others left. A
  * raise adds at least a twentieth of the most requests the worker started within one second,
- * an amount set by its opening second rather than by its current share: raises by a share of
- * the rate alone (multiplicative increase) keep the shares where the first second left them, a
- * worker cut to 1/s of 20 climbing by 0.1/s; a step closer to equal for every worker is what
- * lets small shares gain on large ones (additive increase with multiplicative decrease is the
- * rule that converges to fair shares). Shares still even out slowly: BENCHMARKS.md shows each
- * worker's deliveries per second.
+ * and never less than a twentieth of the opening window (a worker handed few executions starts
+ * few requests), an amount set by its opening rather than by its current share: raises by a
+ * share of the rate alone (multiplicative increase) keep the shares where the first second left
+ * them, a worker cut to 1/s of 20 climbing by 0.1/s; a step closer to equal for every worker is
+ * what lets small shares gain on large ones (additive increase with multiplicative decrease is
+ * the rule that converges to fair shares). Raises follow the clock, not the deliveries, so a
+ * worker with a small share is not also raised less often. A worker's first 429 of a burst
+ * measures its share over the burst alone: a message it sent a while before does not stretch
+ * the span (its first deliveries, counted as a whole second's, made it about 1/s). Shares still
+ * even out slowly, most with four workers: BENCHMARKS.md shows each worker's deliveries per second.
  */
 
 export const INITIAL_LIMIT = 10;
@@ -45,8 +50,10 @@ const PROBE_EVERY_MS = 500;
 /** No probe this soon after a cut: each probe past the limit costs a few refused requests. */
 const PROBE_HOLD_MS = 2000;
 const PROBE_FACTOR = 1.1;
-/** Each raise adds at least this share of the most requests started within one second. */
+/** A raise adds at least this share of the most requests started within one second (at least of the opening window's). */
 const PROBE_STEP = 0.05;
+/** After a long gap between deliveries, a raise adds at most this many half-second steps. */
+const MAX_STEPS_A_RAISE = 2;
 export const CUT_EVERY_MS = 1000;
 /** The shortest span a rate is measured over: a first 429 can come within milliseconds. */
 const MIN_MEASURE_MS = 100;
@@ -66,6 +73,7 @@ export class Pace {
 	/** How soon after a cut the next may come: the span the last rate was measured over. */
 	private cutSpan = CUT_EVERY_MS;
 	private lastProbe = -Infinity;
+	/** The first delivery since a second without any: what a rate is measured from. */
 	private firstDelivery = Infinity;
 	private refusedInARow = 0;
 	/** Starts of the last second, and the most there ever were: the step of a raise. */
@@ -112,9 +120,11 @@ export class Pace {
 	/** A delivered request; `adaptive` when its execution lets the window adapt. */
 	onDone(now: number, rtt: number, adaptive: boolean): void {
 		this.refusedInARow = 0;
-		this.delivered.push(now);
-		this.firstDelivery = Math.min(this.firstDelivery, now);
 		while (this.delivered[0] <= now - CUT_EVERY_MS) this.delivered.shift();
+		// After a quiet second a new run of deliveries starts: a rate measured over the quiet before
+		// it (one message sent a while ago, then a burst) would count a fraction of a second as one.
+		if (this.delivered.length === 0) this.firstDelivery = now;
+		this.delivered.push(now);
 		const base = this.quickestRecent(now, rtt);
 		if (this.rate === Infinity) {
 			if (!adaptive) return;
@@ -129,7 +139,11 @@ export class Pace {
 				this.lastProbe = now;
 			}
 		} else if (now - this.lastCut >= PROBE_HOLD_MS && now - this.lastProbe >= PROBE_EVERY_MS) {
-			this.rate = Math.max(this.rate * PROBE_FACTOR, this.rate + this.peakStarted * PROBE_STEP);
+			// One step per half second since the last raise (or since raises could start), at most
+			// two: a pace delivering once a second climbs as fast as a busy one.
+			const since = Math.max(this.lastProbe, this.lastCut + PROBE_HOLD_MS - PROBE_EVERY_MS);
+			const steps = Math.min(MAX_STEPS_A_RAISE, (now - since) / PROBE_EVERY_MS);
+			this.rate += steps * Math.max(this.rate * (PROBE_FACTOR - 1), Math.max(this.peakStarted, INITIAL_LIMIT) * PROBE_STEP);
 			this.lastProbe = now;
 		}
 	}

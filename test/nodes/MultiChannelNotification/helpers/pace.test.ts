@@ -88,9 +88,9 @@ describe('a small token bucket refuses the whole opening window', () => {
 });
 
 describe('a raise after a cut', () => {
-	test('adds at least a twentieth of the most requests started within one second, however low the rate was cut', () => {
+	/** 40 requests at once; one is delivered at 50 ms, the others are refused at 60 ms: the rate is cut to 10/s. */
+	function cutTo10(): Pace {
 		const pace = new Pace();
-		// 40 requests at once; one is delivered, the others refused: the rate is cut to 10/s.
 		for (let request = 0; request < 40; request++) pace.take(0);
 		pace.onDone(50, 50, true);
 		for (let request = 0; request < 40; request++) {
@@ -98,11 +98,63 @@ describe('a raise after a cut', () => {
 			pace.settle();
 		}
 		expect(pace.rate).toBe(10);
-		// 2 s after the cut, the first raise: 10 % of 10/s would be 1; a twentieth of 40 is 2.
-		pace.take(2000);
-		pace.onDone(2100, 100, true);
+		return pace;
+	}
+
+	/** One request sent 60 ms before `at` and delivered at `at`. */
+	function deliver(pace: Pace, at: number): void {
+		pace.take(at - 60);
+		pace.onDone(at, 60, true);
 		pace.settle();
+	}
+
+	test('adds at least a twentieth of the most requests started within one second, however low the rate was cut', () => {
+		const pace = cutTo10();
+		// Raises start 2 s after the cut: 10 % of 10/s would be 1; a twentieth of 40 is 2.
+		deliver(pace, 2060);
 		expect(pace.rate).toBe(12);
+	});
+
+	test('adds at least a twentieth of the opening window when the pace never started that many', () => {
+		// One request at a time: one delivered, then a 429 990 ms later: about 1/s.
+		const pace = new Pace();
+		pace.take(0);
+		pace.onDone(50, 50, true);
+		pace.settle();
+		pace.take(1000);
+		pace.onThrottled(1040, 1000, 120_000, 1000);
+		pace.settle();
+		expect(pace.rate).toBeCloseTo(1.01, 2);
+		// A twentieth of the one request started is 0.05; a twentieth of the opening window's 10 is 0.5.
+		deliver(pace, 3040);
+		expect(pace.rate).toBeCloseTo(1.51, 2);
+	});
+
+	test('raises follow the clock: a pace delivering once a second climbs as fast as one delivering every 100 ms', () => {
+		const busy = cutTo10();
+		const sparse = cutTo10();
+		for (let at = 2060; at <= 5060; at += 100) deliver(busy, at);
+		for (let at = 2060; at <= 5060; at += 1000) deliver(sparse, at);
+		// Raised once per delivery, the sparse pace would be at 18/s beside the busy one's 24/s.
+		expect(busy.rate).toBeCloseTo(24.2, 5);
+		expect(sparse.rate).toBeGreaterThanOrEqual(0.9 * busy.rate);
+	});
+});
+
+describe('a burst after a quiet while', () => {
+	// One message a while ago, then a burst: the first 429 comes 60 ms after the burst's first
+	// delivery. Measured from the message before the quiet, the one delivery would count as a
+	// whole second's worth (1/s); measured over the burst's own span, it is one per 100 ms.
+	test.each([2000, 60_000])('a message %i ms before: the first 429 measures the rate over the burst alone', (quietMs) => {
+		const pace = new Pace();
+		pace.take(0);
+		pace.onDone(50, 50, true);
+		pace.settle();
+		const burstAt = 50 + quietMs;
+		for (let request = 0; request < 10; request++) pace.take(burstAt);
+		pace.onDone(burstAt + 50, 50, true);
+		pace.onThrottled(burstAt + 60, 1000, 120_000, burstAt);
+		expect(pace.rate).toBe(10);
 	});
 });
 
