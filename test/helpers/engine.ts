@@ -21,7 +21,11 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	/** The node setting Retry On Fail with this many tries (n8n waits 1 s between tries). */
 	retryOnFail?: { maxTries: number };
-	/** The id of the node's credential reference (default "1"): the node keeps one pace per credential and Base URL. */
+	/**
+	 * The id of the node's credential reference. Default: one per test, so the runs of a test share
+	 * a pace (the node keeps one per credential and Base URL in the process, as executions in one
+	 * n8n process share it) and no test starts from what an earlier test's runs learned.
+	 */
 	credentialId?: string;
 }
 
@@ -43,7 +47,9 @@ const credentialType = new MultiChannelNotificationApi();
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	checkParameters(options.parameters);
 	await useDedupStore();
+	const { testPath, currentTestName } = expect.getState();
 	return await run({
+		credentialId: `${testPath ?? ''}\u0000${currentTestName ?? ''}`,
 		...options,
 		// Items cross a JSON boundary, as they do between n8n nodes.
 		items: JSON.parse(JSON.stringify(options.items ?? [{}])) as IDataObject[],

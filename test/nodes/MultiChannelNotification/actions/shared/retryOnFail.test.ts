@@ -24,14 +24,6 @@ function parameters(options: Record<string, unknown> = {}): INodeParameters {
 	} as INodeParameters;
 }
 
-/**
- * Each test its own credential id: the node keeps one pace per credential and Base URL in the
- * process, and the 429 of one test would otherwise set the rate the next test's sends start at
- * (its three items would no longer all be in flight at once).
- */
-let tests = 0;
-const credentialId = () => `retry-on-fail-${++tests}`;
-
 describe('Retry On Fail', () => {
 	test('a 429 past Rate Limit Max Wait: the next try sends only the refused item; the others are not sent again', async () => {
 		sandbox().injectFault({ kind: 'status', status: 429, retryAfter: '1' });
@@ -39,7 +31,6 @@ describe('Retry On Fail', () => {
 			parameters: parameters({ rateLimitMaxWait: 0 }),
 			items,
 			credentials: credentialsFor(sandbox()),
-			credentialId: credentialId(),
 			retryOnFail: { maxTries: 2 },
 		});
 		expect(result.error).toBeUndefined();
@@ -59,7 +50,6 @@ describe('Retry On Fail', () => {
 			parameters: parameters(),
 			items,
 			credentials: credentialsFor(sandbox()),
-			credentialId: credentialId(),
 			retryOnFail: { maxTries: 3 },
 		});
 		expect(result.error?.name).toBe('NodeApiError');
@@ -77,7 +67,6 @@ describe('Retry On Fail', () => {
 			parameters: parameters({ concurrency: 1 }),
 			items,
 			credentials: credentialsFor(sandbox()),
-			credentialId: credentialId(),
 			retryOnFail: { maxTries: 2 },
 			continueOnFail: true,
 		});
