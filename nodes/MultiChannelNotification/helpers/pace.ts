@@ -8,7 +8,8 @@
  *   while answers come about as fast as the quickest of the last second; one much slower answer
  *   takes one back (the delay-based idea of TCP Vegas).
  * - **Rate**: off until the first HTTP 429, then what the service delivered lately (over the last
- *   second, or since the first delivery after a quiet second if more recent), raised every
+ *   second, or since the first delivery if more recent; before the first 429, since the first
+ *   delivery after a quiet second), raised every
  *   half second without a 429 (from 2 s after the last cut) and cut on the next 429. When
  *   nothing got through since the last cut, or five requests in a row sent at a rate measured
  *   over under a second were refused, the service's window is spent: every send pauses for the
@@ -32,9 +33,9 @@
  * them, a worker cut to 1/s of 20 climbing by 0.1/s; a step closer to equal for every worker is
  * what lets small shares gain on large ones (additive increase with multiplicative decrease is
  * the rule that converges to fair shares). Raises follow the clock, not the deliveries, so a
- * worker with a small share is not also raised less often. A worker's first 429 of a burst
- * measures its share over the burst alone: a message it sent a while before does not stretch
- * the span (its first deliveries, counted as a whole second's, made it about 1/s). Shares still
+ * worker with a small share is not also raised less often. A worker's first 429 measures its
+ * share over the burst alone: a message it sent a while before does not stretch the span (its
+ * first deliveries, counted as a whole second's, made it about 1/s). Shares still
  * even out slowly, most with four workers: BENCHMARKS.md shows each worker's deliveries per second.
  */
 
@@ -73,7 +74,7 @@ export class Pace {
 	/** How soon after a cut the next may come: the span the last rate was measured over. */
 	private cutSpan = CUT_EVERY_MS;
 	private lastProbe = -Infinity;
-	/** The first delivery since a second without any: what a rate is measured from. */
+	/** What a rate is measured from: the first delivery, or before a rate is set, the first after a quiet second. */
 	private firstDelivery = Infinity;
 	private refusedInARow = 0;
 	/** Starts of the last second, and the most there ever were: the step of a raise. */
@@ -121,9 +122,11 @@ export class Pace {
 	onDone(now: number, rtt: number, adaptive: boolean): void {
 		this.refusedInARow = 0;
 		while (this.delivered[0] <= now - CUT_EVERY_MS) this.delivered.shift();
-		// After a quiet second a new run of deliveries starts: a rate measured over the quiet before
-		// it (one message sent a while ago, then a burst) would count a fraction of a second as one.
-		if (this.delivered.length === 0) this.firstDelivery = now;
+		// Before any rate is set, a delivery after a quiet second starts what the first 429 measures:
+		// counted over the quiet before it (one message sent a while ago, then a burst), a fraction
+		// of a second would count as a whole one. A rate once set is only cut from then on.
+		if (this.delivered.length === 0 && this.rate === Infinity) this.firstDelivery = now;
+		this.firstDelivery = Math.min(this.firstDelivery, now);
 		this.delivered.push(now);
 		const base = this.quickestRecent(now, rtt);
 		if (this.rate === Infinity) {

@@ -156,6 +156,20 @@ describe('a burst after a quiet while', () => {
 		pace.onThrottled(burstAt + 60, 1000, 120_000, burstAt);
 		expect(pace.rate).toBe(10);
 	});
+
+	test('a rate once set: the next burst is measured over the last second (a window of 100 let through at once is 100/s, not 1,000/s)', () => {
+		// A first burst sets a rate from 100 deliveries within 10 ms, over the shortest span: 1,000/s.
+		const pace = new Pace();
+		for (let request = 0; request <= 100; request++) pace.take(0);
+		for (let request = 0; request < 100; request++) pace.onDone(10 + request / 10, 10, true);
+		pace.onThrottled(20, 1000, 120_000, 0);
+		expect(pace.rate).toBe(1000);
+		// Five seconds later, 100 more within 100 ms, then a 429.
+		for (let request = 0; request <= 100; request++) pace.take(5000);
+		for (let request = 0; request < 100; request++) pace.onDone(5001 + request, 1, true);
+		pace.onThrottled(5105, 1000, 120_000, 5000);
+		expect(pace.rate).toBe(100);
+	});
 });
 
 /**
