@@ -112,7 +112,7 @@ function report(saved: Saved, partial?: 'only' | 'quick', raw = true): string {
 	console.log(table);
 	if (partial) {
 		writeFileSync(join(CACHE_DIR, `BENCHMARKS.${partial}.md`), markdown);
-		return `${partial === 'only' ? 'Partial run (--only)' : 'Quick run'}: wrote .cache/bench/${partial}.json and BENCHMARKS.${partial}.md`;
+		return `${partial === 'only' ? 'Partial run (--only or --node-only)' : 'Quick run'}: wrote .cache/bench/${partial}.json and BENCHMARKS.${partial}.md`;
 	}
 	if (raw) writeFileSync(RAW_FILE, `${JSON.stringify(saved, null, 1)}\n`);
 	const images = join(REPO_ROOT, 'docs', 'images', 'bench');

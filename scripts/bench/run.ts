@@ -64,6 +64,12 @@ const QUICK = process.argv.includes('--quick');
  * validation measurement. Writes only .cache/bench/only.*.
  */
 const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split('|');
+/**
+ * `--node-only`: the bursts measure only this node at its defaults (a minute a queue leg instead of
+ * three): for comparing two versions of the pacing, leg by leg, with `--only`. Writes only
+ * .cache/bench/only.*.
+ */
+const NODE_ONLY = process.argv.includes('--node-only');
 /** `--render`: no measuring; rewrites BENCHMARKS.md from the last full run's BENCHMARKS.json. */
 const RENDER = process.argv.includes('--render');
 const REPS = QUICK ? 1 : 3;
@@ -227,7 +233,7 @@ async function runLeg(leg: Plan): Promise<string> {
 async function runBurst(spec: BurstSpec): Promise<string> {
 	run.loadDuring.push(loadavg()[0]);
 	try {
-		const child = forkTs('burst.ts', QUICK ? { ...spec, events: Math.round(spec.events / 5) } : spec);
+		const child = forkTs('burst.ts', { ...spec, events: QUICK ? Math.round(spec.events / 5) : spec.events, nodeOnly: NODE_ONLY });
 		const results = (await nextMessage(child, 'burst', LEG_TIMEOUT_MS)).results;
 		run.bursts.push(...results);
 		return results.map((result) => burstLine(result).replace(/\n\s*/g, ' · ')).join(' · ');
@@ -269,7 +275,7 @@ async function main(): Promise<void> {
 	sandbox?.child.disconnect();
 	rmSync(n8nFolder, { recursive: true, force: true });
 	Object.assign(facts, { loadAfter: loadavg(), loadDuring: run.loadDuring, seconds: Math.round((Date.now() - started) / 1000) });
-	save({ measured, facts, prepare: run.prepare, results: run.results, bursts: run.bursts }, ONLY ? 'only' : QUICK ? 'quick' : undefined);
+	save({ measured, facts, prepare: run.prepare, results: run.results, bursts: run.bursts }, ONLY || NODE_ONLY ? 'only' : QUICK ? 'quick' : undefined);
 }
 
 main().then(

@@ -39,6 +39,8 @@ export interface BurstSpec {
 	/** Queue mode: how many workers, and each one's --concurrency (undefined: n8n's default, no flag). */
 	workers?: number;
 	workerConcurrency?: number;
+	/** Only this node at its defaults (the HTTP Request node's and the Concurrency 1 runs left out). */
+	nodeOnly?: boolean;
 }
 
 /** Requests the sandbox answered in one second of a run (seconds counted from its first request). */
