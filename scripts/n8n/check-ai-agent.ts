@@ -10,7 +10,10 @@
  *   (b) invalid arguments come back to the model as the tool's result, naming the argument and
  *       the rule, the run succeeds, and the sandbox receives nothing;
  *   (c) the tool definitions the model received are saved (.cache/e2e-artifacts/) and carry the
- *       rules of each operation.
+ *       rules of each operation;
+ *   (d) Send and Wait for Response as an ordinary tool (not n8n's human-review gate): the model's
+ *       call sends its question with the answer link and the execution waits; the person's answer
+ *       resumes it and the model reads the answer as the tool's result.
  * Every assertion is printed (✔/✘) and all are evaluated; the check fails if any failed.
  *
  *   npx tsx scripts/n8n/check-ai-agent.ts     (after `npm run build`)
@@ -19,14 +22,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
+import type { AnswerRecord } from '../../sandbox/answerLinks';
+import { answerForm, playAnswer } from '../../sandbox/answerLinks';
+import { findAnswerLink } from '../../sandbox/server';
 import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
-import { codeItems, editorFromAi, MEDIA_RECIPIENT, readExampleWorkflow, toolNode, workflowFixture } from './lib/examples';
+import { codeItems, editorFromAi, manualTrigger, MEDIA_RECIPIENT, readExampleWorkflow, toolNode, workflowFixture } from './lib/examples';
 import { CACHE_DIR, N8N_MAJOR } from './lib/install';
-import { MANUAL_TRIGGER } from './lib/n8n';
+import { FINISHED, MANUAL_TRIGGER } from './lib/n8n';
 import type { ScriptedCall, ToolDefinition } from './lib/openaiStandIn';
-import { launchWithStandIn } from './lib/openaiStandIn';
-import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from './lib/sandbox';
+import { chatModelNode, launchWithStandIn } from './lib/openaiStandIn';
+import { COMBINED_PATH, SMS_PATH, smsOf, WA_MESSAGE_PATH } from './lib/sandbox';
 import { step } from './lib/stack';
 
 const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
@@ -57,6 +63,7 @@ const CALLS: Record<string, ScriptedCall> = {
 		arguments: { to: 'call me maybe', template_name: 'order_update', components: [{ type: 'button', sub_type: 'quick_reply', index: '5', parameters: [{ type: 'payload', payload: 'X' }] }] },
 	},
 	'[media-invalid]': { tool: 'Send_invoice_document', arguments: { to: MEDIA_RECIPIENT, media_url: 'http://insecure.example.com/INV-7.pdf' } },
+	'[ask-ok]': { tool: 'Ask_the_manager', arguments: { Question: 'May I refund order 42?' } },
 };
 
 /** A template message from SENDER to SMS_RECIPIENT, as the service receives it. */
@@ -97,11 +104,13 @@ const OTHER_TOOLS = [
 	}),
 ];
 
-/** The example, with the AI Agent version of this n8n: 3.1 is n8n 2.x's; n8n 1.123.x has the same agent as 3. */
+/** The AI Agent version of this n8n: 3.1 is n8n 2.x's; n8n 1.123.x has the same agent as 3. */
+const AGENT_VERSION = N8N_MAJOR < 2 ? 3 : 3.1;
+
+/** The example, with this n8n's AI Agent version. */
 const EXAMPLE: ExampleWorkflow = (() => {
 	const example = readExampleWorkflow(EXAMPLE_FILE);
-	const typeVersion = N8N_MAJOR < 2 ? 3 : 3.1;
-	return { ...example, nodes: example.nodes.map((node) => (node.type === AGENT_TYPE ? { ...node, typeVersion } : node)) };
+	return { ...example, nodes: example.nodes.map((node) => (node.type === AGENT_TYPE ? { ...node, typeVersion: AGENT_VERSION } : node)) };
 })();
 
 /**
@@ -121,6 +130,25 @@ function agentWorkflow(id: string, name: string, prompts: string[]): ExampleWork
 	return { ...EXAMPLE, id, name, nodes: [...nodes, ...added.nodes], connections: { ...connections, ...added.connections, ...fromTrigger } };
 }
 
+/** (d) An agent whose only tool is this node's Send and Wait (SMS, Approval) to the manager. */
+const ASK = 'Ask the manager';
+const MANAGER = '+6281311112222';
+const ASK_WORKFLOW = workflowFixture(
+	'mcnAiCheckAsk001',
+	'AI check: Send and Wait as a tool',
+	[
+		manualTrigger(),
+		{ name: AGENT, type: AGENT_TYPE, typeVersion: AGENT_VERSION, parameters: { promptType: 'define', text: '[ask-ok] Ask the manager whether to refund order 42.', options: {} } },
+		chatModelNode(),
+		toolNode(ASK, { resource: 'sms', operation: 'sendAndWait', phoneNumber: MANAGER, message: editorFromAi('Question'), responseType: 'approval', approvalOptions: { values: { approvalType: 'double' } } }),
+	],
+	[
+		[MANUAL_TRIGGER, AGENT],
+		['OpenAI Chat Model', AGENT, 'ai_languageModel'],
+		[ASK, AGENT, 'ai_tool'],
+	],
+);
+
 runCheck('AI-agent check', async ({ sandbox, verify }) => {
 	sandbox.startChat(MEDIA_RECIPIENT);
 	const valid = agentWorkflow('mcnAiCheckValid1', 'AI check: valid sends', [
@@ -133,7 +161,7 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 		'[template-invalid] Send the order update to the caller.',
 		'[media-invalid] Send the invoice over plain http.',
 	]);
-	const { standIn, client } = await launchWithStandIn(sandbox, 'ai-agent', CALLS, [EXAMPLE, valid, invalid]);
+	const { standIn, client } = await launchWithStandIn(sandbox, 'ai-agent', CALLS, [EXAMPLE, valid, invalid, ASK_WORKFLOW]);
 
 	/** Runs a workflow; what reached the sandbox and the tool results the model read meanwhile. */
 	const run = async (label: string, workflow: ExampleWorkflow) => {
@@ -221,4 +249,30 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 	const schema = definition('Send_order_update')?.parameters as { properties?: Record<string, { description?: string }> } | undefined;
 	verify(/body component is required/.test(schema?.properties?.components?.description ?? ''), '(c) the template tool’s "components" argument carries the recipe’s description', schema);
 	verify(definition('Send_SMS')?.parameters !== undefined, '(c) the SMS tool (editor-default $fromAI) has an argument schema');
+
+	// (d) Send and Wait as an ordinary tool: the run waits for the person, the answer goes to the model.
+	const before = sandbox.requests.length;
+	const resultsBefore = standIn.toolResults().length;
+	const waiting = await step('run the Send and Wait tool until it waits', async () => await client.execute(ASK_WORKFLOW.id, { until: ['waiting', ...FINISHED] }));
+	verify(waiting.status === 'waiting', `(d) Send and Wait as a tool: execution ${waiting.id} waits for the person`, waiting.data.resultData.error ?? waiting.status);
+	const asked = sandbox.requests.slice(before);
+	const [question, link] = asked.length === 1 ? smsOf(asked[0]).message.split('\n') : [];
+	verify(
+		asked.length === 1 && asked[0].delivered && smsOf(asked[0]).phone_number === MANAGER && question === 'May I refund order 42?' && findAnswerLink(SMS_PATH, asked[0].body) === link,
+		'(d) one SMS went to the manager: the model’s question, then the answer link',
+		asked.map((request) => request.body),
+	);
+	verify(standIn.toolResults().length === resultsBefore, '(d) while it waits the model has no tool result yet', standIn.toolResults().slice(resultsBefore));
+	const record: AnswerRecord = { requestSeq: asked[0]?.seq ?? -1, link, form: answerForm('approve'), done: false };
+	await step('the manager opens the link and approves', async () => await playAnswer(record, { answer: 'approve' }, Promise.resolve(), AbortSignal.timeout(120_000)));
+	verify(record.error === undefined && record.answer?.status === 200, '(d) the answer (POST from the page) was accepted', record);
+	const finished = await step('the execution resumes and finishes', async () => await client.statusBecomes(waiting.id, FINISHED, 120_000));
+	verify(finished.status === 'success', `(d) execution ${waiting.id} succeeded`, finished.data.resultData.error ?? finished.status);
+	const answered = standIn.toolResults().slice(resultsBefore);
+	verify(
+		answered.length === 1 && answered[0].tool === 'Ask_the_manager' && /"approved":\s*true/.test(answered[0].content),
+		'(d) the model read the person’s answer as the tool result (approved: true)',
+		answered,
+	);
+	verify(sandbox.requests.length === before + 1, '(d) nothing else was sent', sandbox.requests.slice(before).map((request) => request.body));
 });
