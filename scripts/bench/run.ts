@@ -233,7 +233,7 @@ async function runLeg(leg: Plan): Promise<string> {
 async function runBurst(spec: BurstSpec): Promise<string> {
 	run.loadDuring.push(loadavg()[0]);
 	try {
-		const child = forkTs('burst.ts', { ...spec, events: QUICK ? Math.round(spec.events / 5) : spec.events, nodeOnly: NODE_ONLY });
+		const child = forkTs('burst.ts', { ...spec, events: QUICK ? Math.round(spec.events / 5) : spec.events, ...(NODE_ONLY ? { nodeOnly: true } : {}) });
 		const results = (await nextMessage(child, 'burst', LEG_TIMEOUT_MS)).results;
 		run.bursts.push(...results);
 		return results.map((result) => burstLine(result).replace(/\n\s*/g, ' · ')).join(' · ');
