@@ -275,4 +275,6 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 		answered,
 	);
 	verify(sandbox.requests.length === before + 1, '(d) nothing else was sent', sandbox.requests.slice(before).map((request) => request.body));
+	const asking = standIn.requests.flatMap((body) => body.tools ?? []).find((tool) => tool.function.name === 'Ask_the_manager')?.function.description ?? '';
+	verify(/waits for the answer/.test(asking) && /approved true or false/.test(asking), '(d) the tool’s description said that the call waits for the answer', asking);
 });

@@ -23,6 +23,12 @@ const TEMPLATE_RULES = [
 const OUTCOME_RULES =
 	'One call sends one real message: never repeat a call that succeeded. If the result has sent: false, nothing was sent and "problems" names every argument to fix: fix all, then call again. If sent is "unknown", do not call again: tell the user.';
 
+const WAIT_RULES =
+	'The call returns once the person has answered on the linked page (or the workflow’s wait time ran out, with no answer); the result is the answer: approved true or false, or the text written.';
+
+const LINK_PLACEHOLDER_RULE =
+	'The link fills the body placeholder the workflow chose: leave that one empty, give every other.';
+
 /**
  * What the model is told about each operation: what one call does and the rules its arguments
  * must follow. Each text stays under 1024 characters, the shortest limit among model providers.
@@ -52,6 +58,28 @@ export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
 		'Both parts are required and checked before anything is sent.',
 		`Chat part: From and To ${PHONE_RULE}; an approved template name; the body component is required, its parameters fill {{1}}, {{2}}, … in order, one per placeholder; at most 3 quick replies at index 0–2; an optional URL button.`,
 		'SMS part: the phone number, also E.164 with leading +, Indonesian (+62) only, and the SMS text.',
+		OUTCOME_RULES,
+	].join(' '),
+	'sms.sendAndWait': [
+		'Asks a person by SMS and waits for the answer: the SMS carries a link to an answer page. Use it to get approval or a reply before acting.',
+		`Phone number: the person ${PHONE_RULE}. SMS only goes to Indonesian numbers (+62).`,
+		'Message: the question, clear on its own (the link is added below it, and the answer page shows it too).',
+		WAIT_RULES,
+		OUTCOME_RULES,
+	].join(' '),
+	'chatMessage.sendAndWait': [
+		'Asks a person in an approved chat template message and waits for the answer: the message carries a link to an answer page.',
+		`From (business sender) and To (recipient): phone numbers ${PHONE_RULE}.`,
+		'Template name, language code and body parameters {{1}}, {{2}}, … in order as for any template; the body is always required.',
+		LINK_PLACEHOLDER_RULE,
+		WAIT_RULES,
+		OUTCOME_RULES,
+	].join(' '),
+	'combined.sendAndWait': [
+		'Asks a person in a chat template with SMS failover, both carrying a link to an answer page, and waits for the answer.',
+		`Chat part: From and To ${PHONE_RULE}; an approved template; the body is always required, its parameters fill {{1}}, {{2}}, … in order. ${LINK_PLACEHOLDER_RULE}`,
+		'SMS part: the number (E.164, leading +, +62 only); the message is the question (the link goes below it).',
+		WAIT_RULES,
 		OUTCOME_RULES,
 	].join(' '),
 };

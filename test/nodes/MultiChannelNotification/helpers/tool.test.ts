@@ -40,10 +40,13 @@ function thrown(work: () => unknown): NodeOperationError {
 describe('tool descriptions', () => {
 	test('one per operation, each stating its rules, none longer than 1024 characters', () => {
 		expect(Object.keys(TOOL_DESCRIPTIONS).sort()).toEqual([
+			'chatMessage.sendAndWait',
 			'chatMessage.sendMedia',
 			'chatMessage.sendTemplate',
+			'combined.sendAndWait',
 			'combined.sendWithFailover',
 			'sms.send',
+			'sms.sendAndWait',
 		]);
 		for (const text of Object.values(TOOL_DESCRIPTIONS)) {
 			expect(text.length).toBeLessThanOrEqual(1024);
@@ -67,10 +70,22 @@ describe('tool descriptions', () => {
 		expect(TOOL_DESCRIPTIONS['chatMessage.sendTemplate']).toMatch(/Template name/);
 		expect(TOOL_DESCRIPTIONS['chatMessage.sendTemplate']).toMatch(/Language code/);
 		expect(TOOL_DESCRIPTIONS['combined.sendWithFailover']).toMatch(/both parts/i);
+		for (const key of ['sms.sendAndWait', 'chatMessage.sendAndWait', 'combined.sendAndWait'] as const) {
+			const text = TOOL_DESCRIPTIONS[key];
+			expect(text).toMatch(/waits for the answer/);
+			expect(text).toMatch(/approved true or false/);
+			expect(text).toMatch(/never repeat a call that succeeded/);
+		}
+		expect(TOOL_DESCRIPTIONS['sms.sendAndWait']).toContain('+62');
+		expect(TOOL_DESCRIPTIONS['combined.sendAndWait']).toContain('+62');
+		for (const key of ['chatMessage.sendAndWait', 'combined.sendAndWait'] as const) {
+			expect(TOOL_DESCRIPTIONS[key]).toMatch(/leave that one empty/);
+			expect(TOOL_DESCRIPTIONS[key]).toMatch(/body is always required/);
+		}
 	});
 
 	test('the toolDescription fields show only in the tool variant, for their own operation', () => {
-		expect(toolDescriptionProperties).toHaveLength(4);
+		expect(toolDescriptionProperties).toHaveLength(7);
 		const tool = { ...new MultiChannelNotification().description, name: 'multiChannelNotificationTool' };
 		const base = new MultiChannelNotification().description;
 		const properties = [
@@ -84,13 +99,12 @@ describe('tool descriptions', () => {
 		expect(resolved(tool, { resource: 'chatMessage', operation: 'sendMedia' })?.toolDescription).toBe(
 			TOOL_DESCRIPTIONS['chatMessage.sendMedia'],
 		);
+		expect(resolved(tool, { resource: 'sms', operation: 'sendAndWait' })?.toolDescription).toBe(TOOL_DESCRIPTIONS['sms.sendAndWait']);
 		expect(resolved(base, { resource: 'sms', operation: 'send' })?.toolDescription).toBeUndefined();
 	});
 
 	test('n8n picks the operation’s text as the tool description (getToolDescriptionForNode)', () => {
 		const type = new MultiChannelNotification();
-		const hasOwn = type.description.properties.some((property) => property.name === 'toolDescription');
-		if (!hasOwn) return; // Not wired into the node description (yet).
 		const toolType = { ...type, description: { ...type.description, name: 'multiChannelNotificationTool' } };
 		const parameters = NodeHelpers.getNodeParameters(
 			toolType.description.properties,
@@ -271,10 +285,8 @@ describe('tool results come from the facts an error carries', () => {
 });
 
 describe('the node description', () => {
-	test('the toolDescription fields, if wired in, are the ones from this module', () => {
+	test('the toolDescription fields are the ones from this module', () => {
 		const properties: INodeProperties[] = new MultiChannelNotification().description.properties;
-		const own = properties.filter((property) => property.name === 'toolDescription');
-		if (own.length === 0) return;
-		expect(own).toEqual(toolDescriptionProperties);
+		expect(properties.filter((property) => property.name === 'toolDescription')).toEqual(toolDescriptionProperties);
 	});
 });
