@@ -77,9 +77,9 @@ export class Pace {
 	/** What a rate is measured from: the first delivery, or before a rate is set, the first after a quiet second. */
 	private firstDelivery = Infinity;
 	private refusedInARow = 0;
-	/** Starts of the last second, and the most there ever were: the step of a raise. */
+	/** Starts of the last second, and the most there ever were (at least the opening window's): the step of a raise. */
 	private readonly started: number[] = [];
-	private peakStarted = 0;
+	private peakStarted = INITIAL_LIMIT;
 	/** After a first pause with nothing delivered: the rate doubles until a refusal from then on. */
 	private doublingSince: number | undefined;
 	private readonly delivered: number[] = [];
@@ -125,8 +125,7 @@ export class Pace {
 		// Before any rate is set, a delivery after a quiet second starts what the first 429 measures:
 		// counted over the quiet before it (one message sent a while ago, then a burst), a fraction
 		// of a second would count as a whole one. A rate once set is only cut from then on.
-		if (this.delivered.length === 0 && this.rate === Infinity) this.firstDelivery = now;
-		this.firstDelivery = Math.min(this.firstDelivery, now);
+		this.firstDelivery = this.delivered.length === 0 && this.rate === Infinity ? now : Math.min(this.firstDelivery, now);
 		this.delivered.push(now);
 		const base = this.quickestRecent(now, rtt);
 		if (this.rate === Infinity) {
@@ -146,7 +145,7 @@ export class Pace {
 			// two: a pace delivering once a second climbs as fast as a busy one.
 			const since = Math.max(this.lastProbe, this.lastCut + PROBE_HOLD_MS - PROBE_EVERY_MS);
 			const steps = Math.min(MAX_STEPS_A_RAISE, (now - since) / PROBE_EVERY_MS);
-			this.rate += steps * Math.max(this.rate * (PROBE_FACTOR - 1), Math.max(this.peakStarted, INITIAL_LIMIT) * PROBE_STEP);
+			this.rate += steps * Math.max(this.rate * (PROBE_FACTOR - 1), this.peakStarted * PROBE_STEP);
 			this.lastProbe = now;
 		}
 	}
