@@ -5,7 +5,7 @@
  * a GET of the link (as a link preview would), refused answers (an altered signature, an unknown
  * choice), the approval, a second answer; n8n 2.x's human-review tool of the node; an answer from
  * Chromium on a 360 px screen with JavaScript off (screenshots of the page and of the recorded
- * answer go to docs/images/, SCREENSHOT_DIR overrides); the "approve a refund over SMS" example
+ * answer go to docs/images/, SCREENSHOT_DIR overrides); a Custom Form filled in there too; the "approve a refund over SMS" example
  * answered by the sandbox's person; and Limit Wait Time (3 s) with nobody answering: n8n continues
  * when the time is up (its wait tracker looks once a minute), passing the node's input on.
  *
@@ -36,12 +36,25 @@ const WORKFLOW = workflowFixture('mcnSendAndWait01', 'Send and Wait check', [man
 /** The same workflow, waiting at most 3 seconds (0.05 minutes) for an answer that never comes. */
 const limit = { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' } } };
 const TIMEOUT_WORKFLOW = workflowFixture('mcnSendAndWait02', 'Send and Wait check: nobody answers', [manualTrigger(), packageNode('Ask', { ...ASK, options: limit }), noOp()]);
+/** The same question as a Custom Form, answered in Chromium. */
+const choices = (...options: string[]) => ({ values: options.map((option) => ({ option })) });
+const FORM_ELEMENTS = [
+	{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
+	{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: choices('Damaged', 'Late') },
+	{ fieldLabel: 'Notify', fieldType: 'checkbox', fieldOptions: choices('SMS', 'Email') },
+	{ fieldLabel: 'Note', fieldType: 'textarea' },
+];
+const FORM_WORKFLOW = workflowFixture('mcnSendAndWait03', 'Send and Wait check: custom form', [
+	manualTrigger(),
+	packageNode('Ask', { ...ASK, responseType: 'customForm', formFields: { values: FORM_ELEMENTS } }),
+	noOp(),
+]);
 /** Until the execution waits for its answer, or has finished. */
 const SETTLED = ['waiting', ...FINISHED];
 const APPROVED = { data: { approved: true } };
 
 runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
-	const { client } = await launch({ label: 'send-and-wait', sandbox, workflows: [WORKFLOW, TIMEOUT_WORKFLOW, EXAMPLE] });
+	const { client } = await launch({ label: 'send-and-wait', sandbox, workflows: [WORKFLOW, TIMEOUT_WORKFLOW, FORM_WORKFLOW, EXAMPLE] });
 
 	// n8n makes a human-review tool for AI agents from every node type with a sendAndWait operation.
 	const types = await client.types('nodes');
@@ -127,6 +140,36 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 		phoneRun.status === 'success' && isDeepStrictEqual(firstJson(phoneRun, 'Ask'), APPROVED),
 		'pressing the button (no JavaScript) resumed the execution with the approval',
 		firstJson(phoneRun, 'Ask'),
+	);
+
+	const form = await step('a Custom Form, filled in in Chromium on a phone-sized screen', async () => {
+		const { id } = await client.execute(FORM_WORKFLOW.id, { until: SETTLED });
+		const formLink = smsOf(requestsTo(sandbox).at(-1)!).message.split('\n')[1];
+		const browser = await launchChromium();
+		try {
+			const page = await (await browser.newContext({ viewport: { width: 360, height: 640 }, javaScriptEnabled: false })).newPage();
+			await page.goto(formLink, { waitUntil: 'load' });
+			const widest = await page.locator('input, select, textarea, button').evaluateAll((inputs) => Math.max(...inputs.map((input) => input.getBoundingClientRect().right)));
+			await page.getByLabel('Amount').fill('150000');
+			await page.getByLabel('Reason').selectOption('Late');
+			await page.getByLabel('SMS').check();
+			await page.getByLabel('Email').check();
+			await page.getByLabel('Note').fill('Box arrived crushed');
+			await page.screenshot({ path: join(SCREENSHOTS, 'answer-form.png'), fullPage: true });
+			await page.getByRole('button', { name: 'Submit' }).click();
+			await page.getByText('Your answer was recorded.').waitFor({ timeout: 30_000 });
+			return { id, widest };
+		} finally {
+			await browser.close();
+		}
+	});
+	expect(form.widest <= 360, 'the form fits a 360 px screen', form.widest);
+	const formRun = await client.statusBecomes(form.id);
+	const formAnswer = { data: { Amount: 150000, Reason: 'Late', Notify: ['SMS', 'Email'], Note: 'Box arrived crushed' } };
+	expect(
+		formRun.status === 'success' && isDeepStrictEqual(firstJson(formRun, 'Ask'), formAnswer),
+		'the form (no JavaScript) resumed the execution with each answer under its label, typed',
+		firstJson(formRun, 'Ask'),
 	);
 
 	const example = await step('the example, answered by the sandbox playing the person', async () => {

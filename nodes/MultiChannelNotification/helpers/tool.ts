@@ -24,7 +24,7 @@ const OUTCOME_RULES =
 	'One call sends one real message: never repeat a call that succeeded. If the result has sent: false, nothing was sent and "problems" names every argument to fix: fix all, then call again. If sent is "unknown", do not call again: tell the user.';
 
 const WAIT_RULES =
-	'The call returns once the person has answered on the linked page (or the workflow’s wait time ran out, with no answer); the result is the answer: approved true or false, or the text written.';
+	'The call returns once the person has answered on the linked page (or the workflow’s wait time ran out, with no answer); the result is the answer: approved true or false, the text written, or the form’s fields by label.';
 
 const LINK_PLACEHOLDER_RULE =
 	'The link fills the body placeholder the workflow chose: leave that one empty, give every other.';

@@ -31,7 +31,7 @@ export async function launchChromium(): Promise<Browser> {
 type Check = Pick<CheckContext, 'sandbox' | 'expect'>;
 
 /** Fixed collections render as `fixed-collection-<name>`, every other parameter as `parameter-input-<name>`. */
-const FIXED_COLLECTIONS = new Set(['approvalOptions', 'limitWaitTime', 'bodyParameters', 'quickReplyButtons', 'urlButton']);
+const FIXED_COLLECTIONS = new Set(['approvalOptions', 'limitWaitTime', 'bodyParameters', 'quickReplyButtons', 'urlButton', 'formFields', 'fieldOptions']);
 
 /** Whether a switch (or a field holding one) is on. */
 export const isOn = async (toggle: Locator): Promise<boolean> => (await toggle.locator('.is-checked').count()) > 0;

@@ -172,7 +172,8 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		const hidden = ['from', 'to', 'templateName', 'linkPlaceholder', 'smsPhoneNumber', 'smsMessage', 'mediaType', 'approveLabel'];
 		await tab.fields('Send and Wait (SMS, approval)', ['phoneNumber', 'message', 'responseType', 'approvalOptions'], hidden);
 		const responseType = { ...(await tab.values('responseType')), offered: await tab.select('responseType', 'Approval') };
-		editor.expectEqual(responseType, { responseType: 'Approval', offered: ['Approval', 'Free Text'] }, 'Response Type offers Approval (the default) and Free Text');
+		const typesSaid = 'Response Type offers Approval (the default), Free Text and Custom Form';
+		editor.expectEqual(responseType, { responseType: 'Approval', offered: ['Approval', 'Free Text', 'Custom Form'] }, typesSaid);
 
 		await tab.field('approvalOptions').getByTestId('fixed-collection-add').click();
 		const approval = { ...(await tab.values('approvalType', 'approveLabel')), disapproveLabelShown: await tab.field('disapproveLabel').isVisible() };
@@ -192,6 +193,16 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		// Leave the field, so the picture shows the form rather than the field's focus tip.
 		await tab.page.evaluate('document.activeElement?.blur()');
 		await tab.screenshot('send-and-wait-sms.png', 'approvalOptions');
+
+		await tab.select('responseType', 'Custom Form');
+		await tab.field('formFields').getByTestId('fixed-collection-add').click();
+		const element = { ...(await tab.values('fieldType', 'fieldLabel')), optionsShown: await tab.field('fieldOptions').isVisible() };
+		editor.expectEqual(element, { fieldType: 'Text Input', fieldLabel: '', optionsShown: false }, 'Custom Form → Add Form Element: Element Type "Text Input", an empty Label');
+		await tab.input('fieldLabel').fill('Reason');
+		await tab.select('fieldType', 'Dropdown');
+		expect(await tab.field('fieldOptions').isVisible(), 'Element Type Dropdown adds Field Options');
+		await tab.page.evaluate('document.activeElement?.blur()');
+		await tab.screenshot('send-and-wait-custom-form.png', 'formFields');
 
 		await tab.select('responseType', 'Free Text');
 		await tab.field('approvalOptions').waitFor({ state: 'hidden' });

@@ -24,11 +24,11 @@ export interface Ready {
 }
 
 /**
- * Reads and checks one item: its Options and its request. When both are wrong, one error lists
- * every problem of the item.
+ * Reads and checks one item: its Options and its request. One error lists every problem of the
+ * item, `earlier` ones first (those its caller found, e.g. in how an answer is awaited).
  */
-export function readItem(context: IExecuteFunctions, operation: SendOperation, itemIndex: number): Ready {
-	const problems: Problem[] = [];
+export function readItem(context: IExecuteFunctions, operation: SendOperation, itemIndex: number, earlier: Problem[] = []): Ready {
+	const problems: Problem[] = [...earlier];
 	const attempt = <T>(read: () => T): T | undefined => {
 		try {
 			return read();
@@ -40,7 +40,7 @@ export function readItem(context: IExecuteFunctions, operation: SendOperation, i
 	};
 	const options = attempt(() => readItemOptions(context, itemIndex));
 	const request = attempt(() => operation.prepare.call(context, itemIndex));
-	if (options === undefined || request === undefined) throw inputError(nodeOf(context), itemIndex, problems);
+	if (options === undefined || request === undefined || problems.length > 0) throw inputError(nodeOf(context), itemIndex, problems);
 	return { itemIndex, options, request };
 }
 

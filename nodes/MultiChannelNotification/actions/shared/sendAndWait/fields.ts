@@ -8,13 +8,89 @@ import { optionsField } from '../options';
  * so workflows, n8n's editor and its human-review tool read them the same way.
  */
 
-/** Longest free-text answer the page takes, in characters; a longer POST is refused with 413. */
+/** Longest free-text answer the page takes, and longest text of one Custom Form field, in characters. */
 export const MAX_ANSWER_CHARS = 2000;
 export const DEFAULT_APPROVE_LABEL = '✓ Approve';
 export const DEFAULT_DECLINE_LABEL = '✗ Decline';
 export const DEFAULT_SUBMIT_LABEL = 'Submit';
 /** Rows of every Message field of a Send and Wait operation, as in n8n's own. */
 export const MESSAGE_ROWS = 4;
+
+/** The element types that offer choices (Field Options). */
+export const CHOICE_TYPES = ['dropdown', 'radio', 'checkbox'];
+
+const option = (name: string, value: string) => ({ name, value });
+
+/** Custom Form's elements (form.ts reads them): n8n's own form element names, for the types a phone renders without script. */
+const formFieldsProperty: INodeProperties = {
+	displayName: 'Form Elements',
+	name: 'formFields',
+	placeholder: 'Add Form Element',
+	type: 'fixedCollection',
+	default: {},
+	typeOptions: { multipleValues: true, sortable: true },
+	displayOptions: { show: { responseType: ['customForm'] } },
+	description: 'The fields the person fills in on the page the link opens. Each answer is output under its label.',
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Element Type',
+					name: 'fieldType',
+					type: 'options',
+					default: 'text',
+					options: [
+						option('Checkboxes', 'checkbox'),
+						option('Date', 'date'),
+						option('Dropdown', 'dropdown'),
+						option('Email', 'email'),
+						option('Number', 'number'),
+						option('Radio Buttons', 'radio'),
+						option('Text Input', 'text'),
+						option('Textarea', 'textarea'),
+					],
+				},
+				{
+					displayName: 'Field Options',
+					name: 'fieldOptions',
+					placeholder: 'Add Field Option',
+					type: 'fixedCollection',
+					default: {},
+					typeOptions: { multipleValues: true, sortable: true },
+					description: 'The choices the person picks from',
+					displayOptions: { show: { fieldType: CHOICE_TYPES } },
+					options: [{ displayName: 'Values', name: 'values', values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }] }],
+				},
+				{
+					displayName: 'Label',
+					name: 'fieldLabel',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. Amount to refund',
+					description: 'Shown above the field, and the key of its answer in the output',
+					required: true,
+				},
+				{
+					displayName: 'Placeholder',
+					name: 'placeholder',
+					type: 'string',
+					default: '',
+					description: 'Sample text to display inside the field',
+					displayOptions: { show: { fieldType: ['text', 'textarea', 'number', 'email'] } },
+				},
+				{
+					displayName: 'Required Field',
+					name: 'requiredField',
+					type: 'boolean',
+					default: false,
+					description: 'Whether the person must fill in this field before the form is sent',
+				},
+			],
+		},
+	],
+};
 
 export const responseFields: INodeProperties[] = [
 	{
@@ -33,8 +109,14 @@ export const responseFields: INodeProperties[] = [
 				value: 'freeText',
 				description: `The person writes an answer (up to ${MAX_ANSWER_CHARS} characters) on the page the link opens`,
 			},
+			{
+				name: 'Custom Form',
+				value: 'customForm',
+				description: 'The person fills in a form you define (text, numbers, dates, choices) on the page the link opens',
+			},
 		],
 	},
+	formFieldsProperty,
 	{
 		displayName: 'Approval Options',
 		name: 'approvalOptions',
@@ -134,8 +216,8 @@ const limitWaitTimeOption: INodeProperties = {
 	],
 };
 
-/** Free Text's page options, named as n8n's own send-and-wait nodes name them for their form. */
-const onlyForFreeText = { show: { '/responseType': ['freeText'] } };
+/** The form page's options (Free Text and Custom Form), named as n8n's own send-and-wait nodes name them. */
+const onlyForForms = { show: { '/responseType': ['freeText', 'customForm'] } };
 const freeTextOptions: INodeProperties[] = [
 	{
 		displayName: 'Response Form Title',
@@ -143,7 +225,7 @@ const freeTextOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Title of the form that the user can access to provide their response',
-		displayOptions: onlyForFreeText,
+		displayOptions: onlyForForms,
 	},
 	{
 		displayName: 'Response Form Description',
@@ -151,21 +233,21 @@ const freeTextOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Description of the form that the user can access to provide their response',
-		displayOptions: onlyForFreeText,
+		displayOptions: onlyForForms,
 	},
 	{
 		displayName: 'Response Form Button Label',
 		name: 'responseFormButtonLabel',
 		type: 'string',
 		default: DEFAULT_SUBMIT_LABEL,
-		displayOptions: onlyForFreeText,
+		displayOptions: onlyForForms,
 	},
 ];
 
 /** The send Options that make sense for one message that waits: no pacing, no per-key dedupe. */
 const KEPT_SEND_OPTIONS = ['dryRun', 'phoneNumberFormat', 'timeout', 'languagePolicy'];
 
-/** The Options of a Send and Wait operation: Limit Wait Time, Free Text's page options, and the kept send options of `base`. */
+/** The Options of a Send and Wait operation: Limit Wait Time, the form page's options, and the kept send options of `base`. */
 export function sendAndWaitOptions(base: INodeProperties = optionsField): INodeProperties {
 	const kept = (base.options as INodeProperties[]).filter((option) => KEPT_SEND_OPTIONS.includes(option.name));
 	return {

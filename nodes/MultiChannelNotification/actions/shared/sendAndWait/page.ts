@@ -5,6 +5,10 @@
  * thing that records an answer. Every text from the workflow is escaped.
  */
 
+import { MAX_ANSWER_CHARS } from './fields';
+import type { FormField } from './form';
+import { inputName } from './form';
+
 export interface Choice {
 	/** The form field and value posted, e.g. approved=true. */
 	field: string;
@@ -16,6 +20,7 @@ export interface Choice {
 export type PageBody =
 	| { kind: 'question'; message: string; choices: Choice[] }
 	| { kind: 'text'; message: string; maxLength: number; title: string; description: string; buttonLabel: string }
+	| { kind: 'form'; message: string; fields: FormField[]; title: string; description: string; buttonLabel: string }
 	| { kind: 'notice'; title: string; text: string };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -37,17 +42,55 @@ const STYLE = [
 	'.secondary{background:#fff;color:#5b5bd6}',
 	'textarea{width:100%;min-height:8rem;font:inherit;padding:.5rem;border:1px solid #b8b8c4;border-radius:8px;margin:0 0 .75rem}',
 	'label{display:block;font-weight:600;margin:0 0 .25rem}',
+	'input,select{width:100%;min-height:44px;font:inherit;padding:.5rem;border:1px solid #b8b8c4;border-radius:8px;margin:0 0 .75rem;background:#fff}',
+	'fieldset{border:0;padding:0;margin:0 0 .75rem}',
+	'legend{font-weight:600;padding:0;margin:0 0 .25rem}',
+	'.choice{display:flex;align-items:center;gap:.5rem;font-weight:400;min-height:44px;margin:0}',
+	'.choice input{width:1.25rem;min-height:0;margin:0}',
 ].join('');
+
+/** One form element: its label and input, named by position (form.ts reads them back). */
+function formElement(field: FormField, index: number): string {
+	const name = inputName(index);
+	const required = field.required ? ' required' : '';
+	const label = escapeHtml(field.label);
+	const placeholder = field.placeholder === '' ? '' : ` placeholder="${escapeHtml(field.placeholder)}"`;
+	if (field.type === 'radio' || field.type === 'checkbox') {
+		// A checkbox group cannot be required in HTML without script: the server checks it.
+		const choices = field.options.map(
+			(option) =>
+				`<label class="choice"><input type="${field.type}" name="${name}" value="${escapeHtml(option)}"${field.type === 'radio' ? required : ''}>${escapeHtml(option)}</label>`,
+		);
+		return `<fieldset><legend>${label}</legend>${choices.join('')}</fieldset>`;
+	}
+	const labelled = `<label for="${name}">${label}</label>`;
+	if (field.type === 'dropdown') {
+		const options = field.options.map((option) => `<option value="${escapeHtml(option)}">${escapeHtml(option)}</option>`);
+		return `${labelled}<select id="${name}" name="${name}"${required}><option value="">Choose…</option>${options.join('')}</select>`;
+	}
+	if (field.type === 'textarea') {
+		return `${labelled}<textarea id="${name}" name="${name}" maxlength="${MAX_ANSWER_CHARS}"${placeholder}${required}></textarea>`;
+	}
+	const type = field.type === 'number' || field.type === 'email' || field.type === 'date' ? field.type : 'text';
+	const extra = type === 'number' ? ' step="any" inputmode="decimal"' : type === 'date' ? '' : ` maxlength="${MAX_ANSWER_CHARS}"`;
+	return `${labelled}<input type="${type}" id="${name}" name="${name}"${extra}${placeholder}${required}>`;
+}
 
 function content(body: PageBody): string {
 	if (body.kind === 'notice') {
 		return `<h1>${escapeHtml(body.title)}</h1><p class="message">${escapeHtml(body.text)}</p>`;
 	}
 	const message = `<p class="message">${escapeHtml(body.message)}</p>`;
-	if (body.kind === 'text') {
+	if (body.kind === 'text' || body.kind === 'form') {
 		const heading = body.title === '' ? '' : `<h1>${escapeHtml(body.title)}</h1>`;
 		const about = body.description === '' ? '' : `<p class="message">${escapeHtml(body.description)}</p>`;
-		return `${heading}${message}${about}<form method="post"><label for="answer">Your answer</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea><button class="primary" type="submit">${escapeHtml(body.buttonLabel)}</button></form>`;
+		const inputs =
+			body.kind === 'text'
+				? `<label for="answer">Your answer</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea>`
+				: body.fields.map(formElement).join('');
+		// A Custom Form posts as multipart: n8n 2.x's own forms do, and newer n8n accepts nothing else for one.
+		const form = body.kind === 'form' ? '<form method="post" enctype="multipart/form-data">' : '<form method="post">';
+		return `${heading}${message}${about}${form}${inputs}<button class="primary" type="submit">${escapeHtml(body.buttonLabel)}</button></form>`;
 	}
 	const forms = body.choices.map(
 		(choice) =>

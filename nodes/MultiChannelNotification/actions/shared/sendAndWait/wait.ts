@@ -2,20 +2,25 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import type { Problem } from '../../../helpers/errors';
-import { inputError, nodeOf } from '../../../helpers/errors';
 import type { SendOperation } from '../../node.type';
 import { deliver, readItem } from '../delivery';
 import type { Outcomes } from '../outcomes';
+import { readForm } from './form';
 
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
 /**
- * Until when the execution waits: Options → Limit Wait Time, or indefinitely. Read and checked
- * before anything is sent, so a bad limit never leaves a message without a waiting execution.
+ * Until when the execution waits (Options → Limit Wait Time, or indefinitely), and every problem
+ * of the answer's setup: a bad limit, or a Custom Form nobody could fill in. Read before anything
+ * is sent, so a message never goes out without a waiting execution that can take its answer.
  */
-export function readWaitTill(context: IExecuteFunctions, itemIndex: number, now = Date.now()): Date {
+export function readWait(context: IExecuteFunctions, itemIndex: number, now = Date.now()): { waitTill: Date; problems: Problem[] } {
+	const problems =
+		context.getNodeParameter('responseType', itemIndex, 'approval') === 'customForm'
+			? readForm(context.getNodeParameter('formFields.values', itemIndex, [])).problems
+			: [];
 	const limit = context.getNodeParameter('options.limitWaitTime.values', itemIndex, {}) as Record<string, unknown>;
-	if (Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
+	if (Object.keys(limit).length === 0) return { waitTill: WAIT_INDEFINITELY, problems };
 	const problem = (field: string, key: string, rule: string, value: unknown): Problem => ({
 		field: `Options → Limit Wait Time → ${field}`,
 		label: 'Options',
@@ -23,22 +28,21 @@ export function readWaitTill(context: IExecuteFunctions, itemIndex: number, now 
 		rule,
 		value: JSON.stringify(value) ?? String(value),
 	});
-	let problems: Problem[];
 	if (limit.limitType === 'atSpecifiedTime') {
 		const at = new Date(String(limit.maxDateAndTime ?? ''));
-		if (!Number.isNaN(at.getTime()) && at.getTime() > now) return at;
-		problems = [problem('Max Date and Time', 'maxDateAndTime', 'must be a date and time in the future', limit.maxDateAndTime)];
+		if (!Number.isNaN(at.getTime()) && at.getTime() > now) return { waitTill: at, problems };
+		problems.push(problem('Max Date and Time', 'maxDateAndTime', 'must be a date and time in the future', limit.maxDateAndTime));
 	} else {
 		const amount = Number(limit.resumeAmount ?? 1);
 		const unit = UNIT_MS[String(limit.resumeUnit ?? 'hours')];
-		if (Number.isFinite(amount) && amount > 0 && unit !== undefined) return new Date(now + amount * unit);
-		problems = [
+		if (Number.isFinite(amount) && amount > 0 && unit !== undefined) return { waitTill: new Date(now + amount * unit), problems };
+		problems.push(
 			unit === undefined
 				? problem('Unit', 'resumeUnit', 'must be minutes, hours or days', limit.resumeUnit)
 				: problem('Amount', 'resumeAmount', 'must be a number above 0', limit.resumeAmount),
-		];
+		);
 	}
-	throw inputError(nodeOf(context), itemIndex, problems);
+	return { waitTill: WAIT_INDEFINITELY, problems };
 }
 
 /**
@@ -55,8 +59,9 @@ export async function sendAndWait(
 	const itemIndex = 0;
 	let waitTill: Date;
 	try {
-		waitTill = readWaitTill(this, itemIndex);
-		const ready = readItem(this, operation, itemIndex);
+		const wait = readWait(this, itemIndex);
+		waitTill = wait.waitTill;
+		const ready = readItem(this, operation, itemIndex, wait.problems);
 		await deliver.call(this, operation, [ready], outcomes);
 		if (ready.options.dryRun) return outcomes.finish();
 	} catch (error) {

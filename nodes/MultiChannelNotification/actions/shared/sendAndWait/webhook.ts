@@ -3,6 +3,7 @@ import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookRespo
 import type { Choice, PageBody } from './page';
 import { answerPage, PAGE_HEADERS } from './page';
 import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './fields';
+import { readForm, readFormAnswer } from './form';
 
 /**
  * The answer link's two webhooks, as n8n's own send-and-wait nodes declare them: n8n serves them
@@ -32,18 +33,18 @@ const label = (value: unknown, fallback: string) => (typeof value === 'string' &
 
 function setupOf(context: IWebhookFunctions): Setup {
 	const message = String(context.getNodeParameter('message', '') ?? '').trim();
-	if (context.getNodeParameter('responseType', 'approval') === 'freeText') {
+	const responseType = context.getNodeParameter('responseType', 'approval');
+	if (responseType === 'freeText' || responseType === 'customForm') {
 		const options = context.getNodeParameter('options', {}) as IDataObject;
-		return {
-			body: {
-				kind: 'text',
-				message,
-				maxLength: MAX_ANSWER_CHARS,
-				title: label(options.responseFormTitle, ''),
-				description: label(options.responseFormDescription, ''),
-				buttonLabel: label(options.responseFormButtonLabel, DEFAULT_SUBMIT_LABEL),
-			},
+		const page = {
+			message,
+			title: label(options.responseFormTitle, ''),
+			description: label(options.responseFormDescription, ''),
+			buttonLabel: label(options.responseFormButtonLabel, DEFAULT_SUBMIT_LABEL),
 		};
+		if (responseType === 'freeText') return { body: { kind: 'text', maxLength: MAX_ANSWER_CHARS, ...page } };
+		// Checked before the message was sent (wait.ts), so the fields are fillable here.
+		return { body: { kind: 'form', fields: readForm(context.getNodeParameter('formFields.values', [])).fields, ...page } };
 	}
 	const approval = context.getNodeParameter('approvalOptions.values', {}) as IDataObject;
 	const choices: Choice[] = [
@@ -61,7 +62,7 @@ function readAnswer(
 	setup: Setup,
 ): { data: IDataObject; said: string } | { status: number; title: string; text: string } {
 	const contentType = String(context.getRequestObject().headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-	if (contentType !== 'application/x-www-form-urlencoded') {
+	if (contentType !== (setup.body.kind === 'form' ? 'multipart/form-data' : 'application/x-www-form-urlencoded')) {
 		return { status: 415, title: 'Answer not recorded', text: 'Please answer with the buttons on the page the link opens.' };
 	}
 	const body = (context.getBodyData() ?? {}) as IDataObject;
@@ -72,6 +73,12 @@ function readAnswer(
 			return { status: 413, title: 'Answer not recorded', text: `The answer is longer than ${MAX_ANSWER_CHARS} characters: go back and shorten it.` };
 		}
 		return { data: { text }, said: 'Your answer was recorded.' };
+	}
+	if (setup.body.kind === 'form') {
+		// n8n hands a multipart body over as { data: fields, files }.
+		const answer = readFormAnswer(setup.body.fields, (body.data ?? {}) as IDataObject);
+		if ('problem' in answer) return { status: 400, title: 'Answer not recorded', text: `${answer.problem} Go back and correct it.` };
+		return { data: answer.data, said: 'Your answer was recorded.' };
 	}
 	const choice = setup.body.kind === 'question' ? setup.body.choices.find((option) => option.answer === body.approved) : undefined;
 	if (choice === undefined) {

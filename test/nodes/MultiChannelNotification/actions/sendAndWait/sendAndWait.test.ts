@@ -117,6 +117,49 @@ describe('SMS → Send and Wait for Response', () => {
 	});
 });
 
+describe('Custom Form', () => {
+	const form = (values: INodeParameters[]): INodeParameters => ({ responseType: 'customForm', formFields: { values } });
+
+	test('a fillable form: the SMS goes out and the execution waits', async () => {
+		const fields = form([
+			{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
+			{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: { values: [{ option: 'Damaged' }, { option: 'Late' }] } },
+		]);
+		const { run, error } = await runNode({ parameters: sms(fields), credentials: credentialsFor(sandbox()) });
+
+		expect(error).toBeUndefined();
+		expect(sandbox().deliveries()).toHaveLength(1);
+		expect(run.status).toBe('waiting');
+	});
+
+	test.each([
+		['no element', form([]), ['Form Elements needs at least one element']],
+		['an element without a label', form([{ fieldLabel: ' ', fieldType: 'text' }]), ['Form Elements → Element 1 → Label is required']],
+		[
+			'the same label twice',
+			form([{ fieldLabel: 'Amount' }, { fieldLabel: 'Amount', fieldType: 'number' }]),
+			['Form Elements → Element 2 → Label is used by an earlier element: each answer needs its own label — got "Amount"'],
+		],
+		['a dropdown without options', form([{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: { values: [{ option: '' }] } }]), ['Element 1 → Field Options needs at least one option']],
+		['a radio option twice', form([{ fieldLabel: 'Reason', fieldType: 'radio', fieldOptions: { values: [{ option: 'A' }, { option: 'A' }] } }]), ['Element 1 → Field Options has the same option twice']],
+	])('%s: refused before anything is sent, nothing waits', async (_name, fields, rules) => {
+		const { run, error } = await runNode({ parameters: sms(fields), credentials: credentialsFor(sandbox()) });
+
+		for (const rule of rules) expect(`${error?.message}\n${error?.description}`).toContain(rule);
+		expect(error?.description).toContain('Nothing was sent');
+		expect(sandbox().requests).toHaveLength(0);
+		expect(run.waitTill).toBeUndefined();
+	});
+
+	test('a bad form and a bad message: one error lists both', async () => {
+		const { error } = await runNode({ parameters: sms({ ...form([]), phoneNumber: '+14155550100' }), credentials: credentialsFor(sandbox()) });
+
+		expect(error?.description).toContain('Form Elements needs at least one element');
+		expect(error?.description).toContain('Phone Number must be an Indonesian number');
+		expect(sandbox().requests).toHaveLength(0);
+	});
+});
+
 describe('Chat Message → Send and Wait for Response (template)', () => {
 	test('the link goes into the chosen body placeholder; the rest is a normal template send', async () => {
 		const { run, error } = await runNode({ parameters: template(), credentials: credentialsFor(sandbox()) });

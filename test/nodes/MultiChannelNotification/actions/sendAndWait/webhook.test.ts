@@ -137,3 +137,93 @@ describe('POST: records the answer, in the shape of n8n’s own send-and-wait no
 		expect(result.workflowData).toEqual([[{ json: { data: { text } } }]]);
 	});
 });
+
+describe('Custom Form', () => {
+	/** How n8n hands the node a multipart form: its fields under `data`. */
+	const MULTIPART = 'multipart/form-data; boundary=x';
+	const choices = (...options: string[]) => ({ values: options.map((option) => ({ option })) });
+	const elements = [
+		{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true, placeholder: 'e.g. 150000' },
+		{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: choices('Damaged', 'Late') },
+		{ fieldLabel: 'Refund to', fieldType: 'radio', fieldOptions: choices('Card', 'Wallet'), requiredField: true },
+		{ fieldLabel: 'Notify', fieldType: 'checkbox', fieldOptions: choices('SMS', 'Email') },
+		{ fieldLabel: 'Pay by', fieldType: 'date' },
+		{ fieldLabel: 'Reply to', fieldType: 'email' },
+		{ fieldLabel: 'Note <i>', fieldType: 'textarea' },
+		{ fieldLabel: 'Ticket', fieldType: 'text' },
+	];
+	const parameters = { responseType: 'customForm', formFields: { values: elements }, options: { responseFormButtonLabel: 'Send answer' } };
+	const valid = { 'field-0': '150000.5', 'field-1': 'Late', 'field-2': 'Wallet', 'field-3': ['Email', 'SMS'], 'field-4': '2026-12-01', 'field-5': 'a@b.co', 'field-6': ' line 1\nline 2 ', 'field-7': '' };
+
+	test('GET: one form with every element, labelled, typed and escaped; nothing resumes', async () => {
+		const { result, html } = await call({ method: 'GET', parameters });
+
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(html.match(/<form method="post" enctype="multipart\/form-data">/g)).toHaveLength(1);
+		expect(html).toContain('<label for="field-0">Amount</label><input type="number" id="field-0" name="field-0" step="any" inputmode="decimal" placeholder="e.g. 150000" required>');
+		expect(html).toContain('<select id="field-1" name="field-1"><option value="">Choose…</option><option value="Damaged">Damaged</option>');
+		expect(html).toContain('<input type="radio" name="field-2" value="Card" required>');
+		expect(html).toContain('<input type="checkbox" name="field-3" value="SMS">');
+		expect(html).toContain('<input type="date" id="field-4" name="field-4">');
+		expect(html).toContain('<input type="email" id="field-5" name="field-5" maxlength="2000">');
+		expect(html).toContain('<label for="field-6">Note &lt;i&gt;</label><textarea');
+		expect(html).toContain('>Send answer</button>');
+		expect(html).not.toMatch(/<script|<link|src=|url\(/i);
+	});
+
+	test('POST: the answers by label, each in its type', async () => {
+		const { result, status } = await call({ method: 'POST', contentType: MULTIPART, body: { data: valid }, parameters });
+
+		expect(status).toBe(200);
+		expect(result.workflowData).toEqual([
+			[
+				{
+					json: {
+						data: {
+							Amount: 150000.5,
+							Reason: 'Late',
+							'Refund to': 'Wallet',
+							Notify: ['SMS', 'Email'],
+							'Pay by': '2026-12-01',
+							'Reply to': 'a@b.co',
+							'Note <i>': 'line 1\nline 2',
+							Ticket: '',
+						},
+					},
+				},
+			],
+		]);
+	});
+
+	test('POST: optional fields left empty come out empty', async () => {
+		const { result } = await call({ method: 'POST', contentType: MULTIPART, body: { data: { 'field-0': '1', 'field-2': 'Card' } }, parameters });
+
+		expect(result.workflowData?.[0][0].json.data).toEqual({ Amount: 1, Reason: '', 'Refund to': 'Card', Notify: [], 'Pay by': '', 'Reply to': '', 'Note <i>': '', Ticket: '' });
+	});
+
+	test.each([
+		['a required number left empty', { 'field-0': ' ' }, '"Amount" is required.'],
+		['a number that is not one', { 'field-0': '12abc' }, '"Amount" must be a number.'],
+		['a choice not offered', { 'field-1': 'Lost' }, '"Reason": that is not one of the choices.'],
+		['a required radio left empty', { 'field-2': undefined }, '"Refund to" is required.'],
+		['a checkbox not offered', { 'field-3': ['SMS', 'Fax'] }, '"Notify": that is not one of the choices.'],
+		['two answers for one dropdown', { 'field-1': ['Late', 'Damaged'] }, '"Reason" takes one answer.'],
+		['a date that does not exist', { 'field-4': '2026-02-30' }, '"Pay by" must be a date (YYYY-MM-DD).'],
+		['an email without a domain', { 'field-5': 'someone@' }, '"Reply to" must be an email address.'],
+		['a text over the limit', { 'field-7': 'x'.repeat(MAX_ANSWER_CHARS + 1) }, `"Ticket" is longer than ${MAX_ANSWER_CHARS} characters.`],
+	])('POST with %s: a 400 page naming the field and the rule; the execution keeps waiting', async (_name, change, said) => {
+		const { result, status, html } = await call({ method: 'POST', contentType: MULTIPART, body: { data: { ...valid, ...change } }, parameters });
+
+		expect(status).toBe(400);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(html).toContain('Answer not recorded');
+		expect(html).toContain(said.replace(/"/g, '&quot;'));
+	});
+
+	test('POST urlencoded (not what the page sends): 415, the execution keeps waiting', async () => {
+		const { result, status } = await call({ method: 'POST', contentType: FORM, body: valid, parameters });
+
+		expect(status).toBe(415);
+		expect(result).toEqual({ noWebhookResponse: true });
+	});
+});

@@ -1,0 +1,126 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Problem } from '../../../helpers/errors';
+import { CHOICE_TYPES, MAX_ANSWER_CHARS } from './fields';
+
+/**
+ * Custom Form: the fields a person fills in on the answer page (their node fields are in
+ * fields.ts). Element types, parameter names and the output (`{ data: { <label>: value } }`)
+ * are those of n8n's own send-and-wait forms, for the types a phone's browser renders without
+ * script: text, textarea, number, email, date, dropdown, radio buttons and checkboxes. The
+ * definition is checked before the message is sent (a form nobody can fill in must not go out);
+ * each answer is checked on the server, whatever the page's own checks let through.
+ */
+
+const FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', ...CHOICE_TYPES];
+
+export interface FormField {
+	label: string;
+	type: string;
+	placeholder: string;
+	options: string[];
+	required: boolean;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value).trim());
+
+/**
+ * The form as defined in the node (`formFields.values`), with every problem that would make it
+ * impossible to fill in: no element, a label missing or used twice, a choice element without
+ * choices or with one twice, an unknown element type.
+ */
+export function readForm(raw: unknown): { fields: FormField[]; problems: Problem[] } {
+	const entries = Array.isArray(raw) ? (raw as IDataObject[]) : [];
+	const problems: Problem[] = [];
+	const at = (index: number, name: string, key: string, rule: string, value?: unknown): Problem => ({
+		field: `Form Elements → Element ${index + 1} → ${name}`,
+		label: 'Form Elements',
+		path: ['formFields', 'values', index, key],
+		rule,
+		...(value === undefined ? {} : { value: JSON.stringify(value) }),
+	});
+	if (entries.length === 0) {
+		problems.push({ field: 'Form Elements', path: ['formFields'], rule: 'needs at least one element for the person to fill in' });
+	}
+	const seen = new Set<string>();
+	const fields = entries.map((entry, index): FormField => {
+		const label = text(entry.fieldLabel);
+		const type = entry.fieldType === undefined ? 'text' : String(entry.fieldType);
+		const listed = (entry.fieldOptions as IDataObject | undefined)?.values;
+		const options = (Array.isArray(listed) ? (listed as IDataObject[]) : []).map((choice) => text(choice.option));
+		if (label === '') problems.push(at(index, 'Label', 'fieldLabel', 'is required: it names the answer in the output'));
+		else if (seen.has(label)) problems.push(at(index, 'Label', 'fieldLabel', 'is used by an earlier element: each answer needs its own label', label));
+		seen.add(label);
+		if (!FIELD_TYPES.includes(type)) problems.push(at(index, 'Element Type', 'fieldType', `must be one of ${FIELD_TYPES.join(', ')}`, type));
+		if (CHOICE_TYPES.includes(type)) {
+			const given = options.filter((option) => option !== '');
+			if (given.length === 0) problems.push(at(index, 'Field Options', 'fieldOptions', 'needs at least one option to choose'));
+			const twice = given.find((option, position) => given.indexOf(option) !== position);
+			if (twice !== undefined) problems.push(at(index, 'Field Options', 'fieldOptions', 'has the same option twice', twice));
+		}
+		return {
+			label,
+			type,
+			placeholder: text(entry.placeholder),
+			options: options.filter((option) => option !== ''),
+			required: entry.requiredField === true,
+		};
+	});
+	return { fields, problems };
+}
+
+/** The name a field's input posts under: its position, so no label has to survive HTML. */
+export const inputName = (index: number) => `field-${index}`;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function isDate(value: string): boolean {
+	const match = DATE.exec(value);
+	if (match === null) return false;
+	const date = new Date(`${value}T00:00:00Z`);
+	return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/**
+ * One POSTed form, checked field by field: the answers by label, or what is wrong (the first
+ * field that breaks a rule, named by its label). Empty optional fields come out as "" (text,
+ * email, date, one choice), null (number) or [] (checkboxes).
+ */
+export function readFormAnswer(fields: FormField[], body: IDataObject): { data: IDataObject } | { problem: string } {
+	const data: IDataObject = {};
+	for (const [index, field] of fields.entries()) {
+		const posted = body[inputName(index)];
+		const values = (Array.isArray(posted) ? posted : posted === undefined ? [] : [posted]).map((value) => String(value));
+		const value = (values[0] ?? '').trim();
+		const named = `"${field.label}"`;
+		if (field.type === 'checkbox') {
+			const unknown = values.find((choice) => !field.options.includes(choice));
+			if (unknown !== undefined) return { problem: `${named}: that is not one of the choices.` };
+			if (field.required && values.length === 0) return { problem: `${named} needs at least one choice.` };
+			data[field.label] = field.options.filter((option) => values.includes(option));
+			continue;
+		}
+		if (values.length > 1) return { problem: `${named} takes one answer.` };
+		if (value === '') {
+			if (field.required) return { problem: `${named} is required.` };
+			data[field.label] = field.type === 'number' ? null : '';
+			continue;
+		}
+		if ([...value].length > MAX_ANSWER_CHARS) return { problem: `${named} is longer than ${MAX_ANSWER_CHARS} characters.` };
+		if (field.type === 'number') {
+			const number = Number(value);
+			if (!Number.isFinite(number)) return { problem: `${named} must be a number.` };
+			data[field.label] = number;
+		} else if (field.type === 'email' && !EMAIL.test(value)) {
+			return { problem: `${named} must be an email address.` };
+		} else if (field.type === 'date' && !isDate(value)) {
+			return { problem: `${named} must be a date (YYYY-MM-DD).` };
+		} else if ((field.type === 'dropdown' || field.type === 'radio') && !field.options.includes(value)) {
+			return { problem: `${named}: that is not one of the choices.` };
+		} else {
+			data[field.label] = value;
+		}
+	}
+	return { data };
+}
