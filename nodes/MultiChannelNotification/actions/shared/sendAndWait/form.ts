@@ -72,15 +72,13 @@ export function readForm(raw: unknown): { fields: FormField[]; problems: Problem
 /** The name a field's input posts under: its position, so no label has to survive HTML. */
 export const inputName = (index: number) => `field-${index}`;
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A decimal number as a phone's number input sends it (no hex, no "Infinity"). */
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function isDate(value: string): boolean {
-	const match = DATE.exec(value);
-	if (match === null) return false;
-	const date = new Date(`${value}T00:00:00Z`);
-	return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
+/** A real calendar day in YYYY-MM-DD (2026-02-30 is not). */
+const isDate = (value: string) => DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 
 /**
  * One POSTed form, checked field by field: the answers by label, or what is wrong (the first
@@ -110,7 +108,7 @@ export function readFormAnswer(fields: FormField[], body: IDataObject): { data: 
 		if ([...value].length > MAX_ANSWER_CHARS) return { problem: `${named} is longer than ${MAX_ANSWER_CHARS} characters.` };
 		if (field.type === 'number') {
 			const number = Number(value);
-			if (!Number.isFinite(number)) return { problem: `${named} must be a number.` };
+			if (!NUMBER.test(value) || !Number.isFinite(number)) return { problem: `${named} must be a number.` };
 			data[field.label] = number;
 		} else if (field.type === 'email' && !EMAIL.test(value)) {
 			return { problem: `${named} must be an email address.` };

@@ -204,11 +204,14 @@ describe('Custom Form', () => {
 	test.each([
 		['a required number left empty', { 'field-0': ' ' }, '"Amount" is required.'],
 		['a number that is not one', { 'field-0': '12abc' }, '"Amount" must be a number.'],
+		['a number in hex', { 'field-0': '0x10' }, '"Amount" must be a number.'],
+		['a number too large to be one', { 'field-0': '1e999' }, '"Amount" must be a number.'],
 		['a choice not offered', { 'field-1': 'Lost' }, '"Reason": that is not one of the choices.'],
 		['a required radio left empty', { 'field-2': undefined }, '"Refund to" is required.'],
 		['a checkbox not offered', { 'field-3': ['SMS', 'Fax'] }, '"Notify": that is not one of the choices.'],
 		['two answers for one dropdown', { 'field-1': ['Late', 'Damaged'] }, '"Reason" takes one answer.'],
 		['a date that does not exist', { 'field-4': '2026-02-30' }, '"Pay by" must be a date (YYYY-MM-DD).'],
+		['a date in another format', { 'field-4': '01/12/2026' }, '"Pay by" must be a date (YYYY-MM-DD).'],
 		['an email without a domain', { 'field-5': 'someone@' }, '"Reply to" must be an email address.'],
 		['a text over the limit', { 'field-7': 'x'.repeat(MAX_ANSWER_CHARS + 1) }, `"Ticket" is longer than ${MAX_ANSWER_CHARS} characters.`],
 	])('POST with %s: a 400 page naming the field and the rule; the execution keeps waiting', async (_name, change, said) => {
