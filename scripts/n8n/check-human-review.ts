@@ -38,8 +38,6 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 
-import type { AnswerRecord } from '../../sandbox/answerLinks';
-import { answerForm, playAnswer } from '../../sandbox/answerLinks';
 import { findAnswerLink } from '../../sandbox/server';
 import { runCheck } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
@@ -48,7 +46,7 @@ import { installedN8nVersion, N8N_MAJOR, N8N_VERSION, NODE_TYPE } from './lib/in
 import { FINISHED, firstJson, MANUAL_TRIGGER } from './lib/n8n';
 import type { ScriptedCall } from './lib/openaiStandIn';
 import { chatModelNode, launchWithStandIn } from './lib/openaiStandIn';
-import { requestsTo, SMS_PATH, smsOf } from './lib/sandbox';
+import { answerAsPerson, requestsTo, SMS_PATH, smsOf } from './lib/sandbox';
 import { step } from './lib/stack';
 
 const HITL_TYPE = `${NODE_TYPE}HitlTool`;
@@ -155,11 +153,7 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 		expect(waiting.data.resultData.runData[GATED] === undefined, `${label}: and n8n has no run of the gated tool`, Object.keys(waiting.data.resultData.runData));
 		expect(standIn.requests.length - chatsBefore === 1, `${label}: the model was asked once so far (its tool call)`, standIn.requests.length - chatsBefore);
 
-		const record = await step(`${label}: the person opens the link and answers "${answer}"`, async () => {
-			const played: AnswerRecord = { requestSeq: reviewSms[0].seq, link, form: answerForm(answer), done: false };
-			await playAnswer(played, { answer }, Promise.resolve(), AbortSignal.timeout(RUN_DEADLINE_MS));
-			return played;
-		});
+		const record = await step(`${label}: the person opens the link and answers "${answer}"`, async () => await answerAsPerson(reviewSms[0].seq, link, answer, RUN_DEADLINE_MS));
 		expect(record.error === undefined && record.preview?.status === 200 && record.preview.html, `${label}: the link preview (GET) got the answer page`, record);
 		expect(record.answer?.status === 200, `${label}: the answer (POST ${record.form}) was accepted`, record.answer);
 		const finished = await step(`${label}: the execution resumes and finishes`, async () => await client.statusBecomes(id, FINISHED, RUN_DEADLINE_MS));

@@ -2,6 +2,8 @@
  * The sandbox of the notification service, as the n8n runs see it (started in this process), and
  * what a check reads of the requests a service received.
  */
+import type { AnswerRecord, PlannedAnswer } from '../../../sandbox/answerLinks';
+import { answerForm, playAnswer } from '../../../sandbox/answerLinks';
 import type { RecordedRequest, Sandbox } from '../../../sandbox/server';
 import { SMS_PATH } from '../../../sandbox/server';
 import { delay } from './process';
@@ -32,4 +34,14 @@ export async function untilQuiet(service: { requests: unknown[] }): Promise<void
 		if (service.requests.length !== seen) [seen, quietSince] = [service.requests.length, Date.now()];
 		await delay(100);
 	}
+}
+
+/**
+ * The person answers the link of the message the service received as request `requestSeq`, as
+ * the sandbox's answering code does (a link-preview GET, then the page's POST): the record of both.
+ */
+export async function answerAsPerson(requestSeq: number, link: string, answer: PlannedAnswer, deadlineMs: number): Promise<AnswerRecord> {
+	const record: AnswerRecord = { requestSeq, link, form: answerForm(answer), done: false };
+	await playAnswer(record, { answer }, Promise.resolve(), AbortSignal.timeout(deadlineMs));
+	return record;
 }
