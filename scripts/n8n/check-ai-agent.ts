@@ -233,7 +233,8 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 	writeFileSync(join(ARTIFACTS, 'ai-agent-tool-definitions.json'), `${JSON.stringify(definitions, null, 2)}\n`);
 	writeFileSync(join(ARTIFACTS, 'ai-agent-tool-results.json'), `${JSON.stringify(standIn.toolResults(), null, 2)}\n`);
 	console.log(`  (tool definitions and the tool results the model read saved in ${ARTIFACTS})`);
-	const definition = (name: string) => definitions.find((tool) => tool.function.name === name)?.function;
+	/** A tool's definition as the model received it, from every request so far ((d) adds a tool). */
+	const definition = (name: string) => standIn.requests.flatMap((body) => body.tools ?? []).find((tool) => tool.function.name === name)?.function;
 	verify(definitions.length === 4, `(c) the model was given 4 tools: ${definitions.map((tool) => tool.function.name).join(', ')}`);
 	const rules: Array<[string, RegExp[]]> = [
 		['Send_SMS', [/E\.164/, /\+62/, /leading \+/]],
@@ -274,6 +275,6 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 		answered,
 	);
 	verify(sandbox.requests.length === before + 1, '(d) nothing else was sent', sandbox.requests.slice(before).map((request) => request.body));
-	const asking = standIn.requests.flatMap((body) => body.tools ?? []).find((tool) => tool.function.name === 'Ask_the_manager')?.function.description ?? '';
+	const asking = definition('Ask_the_manager')?.description ?? '';
 	verify(/waits for the answer/.test(asking) && /approved true or false/.test(asking), '(d) the tool’s description said that the call waits for the answer', asking);
 });
