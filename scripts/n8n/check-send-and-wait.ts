@@ -5,8 +5,9 @@
  * a GET of the link (as a link preview would), refused answers (an altered signature, an unknown
  * choice), the approval, a second answer; n8n 2.x's human-review tool of the node; an answer from
  * Chromium on a 360 px screen with JavaScript off (screenshots of the page and of the recorded
- * answer go to docs/images/, SCREENSHOT_DIR overrides); a Custom Form filled in there too; the "approve a refund over SMS" example
- * answered by the sandbox's person; and Limit Wait Time (3 s) with nobody answering: n8n continues
+ * answer go to docs/images/, SCREENSHOT_DIR overrides); a Custom Form filled in there too, and
+ * one defined as JSON by an expression; the "approve a refund over SMS" example answered by the
+ * sandbox's person; and Limit Wait Time (3 s) with nobody answering: n8n continues
  * when the time is up (its wait tracker looks once a minute), passing the node's input on.
  *
  *   npx tsx scripts/n8n/check-send-and-wait.ts     (after `npm run build`)
@@ -49,12 +50,19 @@ const FORM_WORKFLOW = workflowFixture('mcnSendAndWait03', 'Send and Wait check: 
 	packageNode('Ask', { ...ASK, responseType: 'customForm', formFields: { values: FORM_ELEMENTS } }),
 	noOp(),
 ]);
+/** A Custom Form defined as JSON by an expression (Define Form → Using JSON), answered with the page's multipart POST. */
+const JSON_FORM = '={{ JSON.stringify([{ fieldLabel: "Amount", fieldType: "number", requiredField: true }, { fieldLabel: "Reason", fieldType: "radio", fieldOptions: [{ option: "Damaged" }, { option: "Late" }] }]) }}';
+const JSON_FORM_WORKFLOW = workflowFixture('mcnSendAndWait04', 'Send and Wait check: custom form as JSON', [
+	manualTrigger(),
+	packageNode('Ask', { ...ASK, responseType: 'customForm', defineForm: 'json', jsonOutput: JSON_FORM }),
+	noOp(),
+]);
 /** Until the execution waits for its answer, or has finished. */
 const SETTLED = ['waiting', ...FINISHED];
 const APPROVED = { data: { approved: true } };
 
 runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
-	const { client } = await launch({ label: 'send-and-wait', sandbox, workflows: [WORKFLOW, TIMEOUT_WORKFLOW, FORM_WORKFLOW, EXAMPLE] });
+	const { client } = await launch({ label: 'send-and-wait', sandbox, workflows: [WORKFLOW, TIMEOUT_WORKFLOW, FORM_WORKFLOW, JSON_FORM_WORKFLOW, EXAMPLE] });
 
 	// n8n makes a human-review tool for AI agents from every node type with a sendAndWait operation.
 	const types = await client.types('nodes');
@@ -170,6 +178,27 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 		formRun.status === 'success' && isDeepStrictEqual(firstJson(formRun, 'Ask'), formAnswer),
 		'the form (no JavaScript) resumed the execution with each answer under its label, typed',
 		firstJson(formRun, 'Ask'),
+	);
+
+	const jsonForm = await step('a Custom Form defined as JSON, answered with a multipart POST as the page sends it', async () => {
+		const { id } = await client.execute(JSON_FORM_WORKFLOW.id, { until: SETTLED });
+		const jsonLink = smsOf(requestsTo(sandbox).at(-1)!).message.split('\n')[1];
+		const page = await (await fetch(jsonLink)).text();
+		const body = new FormData();
+		body.set('field-0', '42');
+		body.set('field-1', 'Late');
+		return { id, page, status: (await fetch(jsonLink, { method: 'POST', body })).status };
+	});
+	expect(
+		jsonForm.page.includes('<label for="field-0">Amount</label>') && jsonForm.page.includes('<input type="radio" name="field-1" value="Late">'),
+		'the page shows the elements the JSON defines',
+		jsonForm.page.slice(0, 2000),
+	);
+	const jsonRun = await client.statusBecomes(jsonForm.id);
+	expect(
+		jsonForm.status === 200 && jsonRun.status === 'success' && isDeepStrictEqual(firstJson(jsonRun, 'Ask'), { data: { Amount: 42, Reason: 'Late' } }),
+		'the answer resumed the execution, typed, under the JSON\'s labels',
+		{ status: jsonForm.status, output: firstJson(jsonRun, 'Ask') },
 	);
 
 	const example = await step('the example, answered by the sandbox playing the person', async () => {

@@ -18,6 +18,19 @@ export const MESSAGE_ROWS = 4;
 
 /** The element types that offer choices (Field Options). */
 export const CHOICE_TYPES = ['dropdown', 'radio', 'checkbox'];
+/** Every element type a Custom Form can have: those a phone's browser renders without script. */
+export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', ...CHOICE_TYPES];
+/** The keys an element of a form defined in JSON may have (n8n's own names). */
+export const JSON_FORM_KEYS = ['fieldLabel', 'fieldType', 'placeholder', 'requiredField', 'fieldOptions'];
+const JSON_FORM_EXAMPLE = JSON.stringify(
+	[
+		{ fieldLabel: 'Name', placeholder: 'Your name', requiredField: true },
+		{ fieldLabel: 'Guests', fieldType: 'number' },
+		{ fieldLabel: 'Menu', fieldType: 'dropdown', fieldOptions: { values: [{ option: 'Fish' }, { option: 'Vegetarian' }] } },
+	],
+	null,
+	2,
+);
 
 const option = (name: string, value: string) => ({ name, value });
 
@@ -29,7 +42,7 @@ const formFieldsProperty: INodeProperties = {
 	type: 'fixedCollection',
 	default: {},
 	typeOptions: { multipleValues: true, sortable: true },
-	displayOptions: { show: { responseType: ['customForm'] } },
+	displayOptions: { show: { responseType: ['customForm'], defineForm: ['fields'] } },
 	description: 'The fields the person fills in on the page the link opens. Each answer is output under its label.',
 	options: [
 		{
@@ -116,7 +129,28 @@ export const responseFields: INodeProperties[] = [
 			},
 		],
 	},
+	{
+		displayName: 'Define Form',
+		name: 'defineForm',
+		type: 'options',
+		noDataExpression: true,
+		default: 'fields',
+		displayOptions: { show: { responseType: ['customForm'] } },
+		options: [
+			{ name: 'Using Fields Below', value: 'fields', description: 'Add each element of the form in the editor' },
+			{ name: 'Using JSON', value: 'json', description: "A list of elements in JSON, as n8n's forms take it: an expression can build it from earlier nodes" },
+		],
+	},
 	formFieldsProperty,
+	{
+		displayName: 'Form Fields',
+		name: 'jsonOutput',
+		type: 'json',
+		typeOptions: { rows: 5 },
+		default: JSON_FORM_EXAMPLE,
+		displayOptions: { show: { responseType: ['customForm'], defineForm: ['json'] } },
+		description: `The form's elements as a JSON list. Each element takes ${JSON_FORM_KEYS.join(', ')}; fieldType is one of ${FORM_FIELD_TYPES.join(', ')} (default text), and a choice element lists its choices as fieldOptions.values[].option.`,
+	},
 	{
 		displayName: 'Approval Options',
 		name: 'approvalOptions',

@@ -1,18 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Problem } from '../../../helpers/errors';
-import { CHOICE_TYPES, MAX_ANSWER_CHARS } from './fields';
+import { showValue } from '../../../helpers/validation';
+import { CHOICE_TYPES, FORM_FIELD_TYPES, JSON_FORM_KEYS, MAX_ANSWER_CHARS } from './fields';
 
 /**
  * Custom Form: the fields a person fills in on the answer page (their node fields are in
  * fields.ts). Element types, parameter names and the output (`{ data: { <label>: value } }`)
  * are those of n8n's own send-and-wait forms, for the types a phone's browser renders without
- * script: text, textarea, number, email, date, dropdown, radio buttons and checkboxes. The
- * definition is checked before the message is sent (a form nobody can fill in must not go out);
- * each answer is checked on the server, whatever the page's own checks let through.
+ * script: text, textarea, number, email, date, dropdown, radio buttons and checkboxes. The form
+ * is defined with the editor's fields (Form Elements) or as JSON (Form Fields), as in n8n's own
+ * forms. The definition is checked before the message is sent (a form nobody can fill in must not
+ * go out); each answer is checked on the server, whatever the page's own checks let through.
  */
-
-const FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', ...CHOICE_TYPES];
 
 export interface FormField {
 	label: string;
@@ -24,23 +24,76 @@ export interface FormField {
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value).trim());
 
+/** Where a definition's problems point: the editor's Form Elements, or the JSON of Form Fields. */
+interface Definition {
+	field: string;
+	path: Array<string | number>;
+	element: (index: number, name: string, key: string) => Pick<Problem, 'field' | 'path'>;
+}
+
+const EDITOR: Definition = {
+	field: 'Form Elements',
+	path: ['formFields'],
+	element: (index, name, key) => ({ field: `Form Elements → Element ${index + 1} → ${name}`, path: ['formFields', 'values', index, key] }),
+};
+
+const JSON_LIST: Definition = {
+	field: 'Form Fields',
+	path: ['jsonOutput'],
+	element: (index, _name, key) => ({ field: `Form Fields → element ${index + 1} → ${key}`, path: ['jsonOutput'] }),
+};
+
 /**
- * The form as defined in the node (`formFields.values`), with every problem that would make it
- * impossible to fill in: no element, a label missing or used twice, a choice element without
+ * The Custom Form of the node's parameters (`parameter(name, fallback)` reads one): from Form
+ * Elements, or with Define Form → Using JSON from the JSON list of Form Fields (text, or the list
+ * an expression gave), with every problem that would make it impossible to fill in.
+ */
+export function readFormParameters(parameter: (name: string, fallback: unknown) => unknown): { fields: FormField[]; problems: Problem[] } {
+	if (parameter('defineForm', 'fields') !== 'json') return readForm(parameter('formFields.values', []), EDITOR);
+	const raw = parameter('jsonOutput', '[]');
+	const refused = (rule: string): { fields: FormField[]; problems: Problem[] } => {
+		const value = showValue(raw);
+		return { fields: [], problems: [{ field: 'Form Fields', path: ['jsonOutput'], rule, ...(value === undefined ? {} : { value }) }] };
+	};
+	let entries: unknown = raw;
+	if (typeof raw === 'string') {
+		try {
+			entries = JSON.parse(raw);
+		} catch {
+			return refused('must be JSON: a list of form elements, e.g. [{ "fieldLabel": "Name" }]');
+		}
+	}
+	if (!Array.isArray(entries) || !entries.every((entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry))) {
+		return refused('must be a JSON list of form elements, each an object such as { "fieldLabel": "Name" }');
+	}
+	const elements = entries as IDataObject[];
+	const unknown: Problem[] = elements.flatMap((entry, index) =>
+		Object.keys(entry)
+			.filter((key) => !JSON_FORM_KEYS.includes(key))
+			.map((key) => ({ ...JSON_LIST.element(index, key, key), rule: `is not a key this node's forms take (they take ${JSON_FORM_KEYS.join(', ')})` })),
+	);
+	// n8n's forms also take the choices as a plain list: fieldOptions: [{ "option": "A" }].
+	const normalised = elements.map((entry) => (Array.isArray(entry.fieldOptions) ? { ...entry, fieldOptions: { values: entry.fieldOptions } } : entry));
+	const form = readForm(normalised, JSON_LIST);
+	return { fields: form.fields, problems: [...unknown, ...form.problems] };
+}
+
+/**
+ * A form's elements (`formFields.values`, or the JSON list), with every problem that would make
+ * it impossible to fill in: no element, a label missing or used twice, a choice element without
  * choices or with one twice, an unknown element type.
  */
-export function readForm(raw: unknown): { fields: FormField[]; problems: Problem[] } {
+function readForm(raw: unknown, definition: Definition): { fields: FormField[]; problems: Problem[] } {
 	const entries = Array.isArray(raw) ? (raw as IDataObject[]) : [];
 	const problems: Problem[] = [];
 	const at = (index: number, name: string, key: string, rule: string, value?: unknown): Problem => ({
-		field: `Form Elements → Element ${index + 1} → ${name}`,
-		label: 'Form Elements',
-		path: ['formFields', 'values', index, key],
+		...definition.element(index, name, key),
+		label: definition.field,
 		rule,
 		...(value === undefined ? {} : { value: JSON.stringify(value) }),
 	});
 	if (entries.length === 0) {
-		problems.push({ field: 'Form Elements', path: ['formFields'], rule: 'needs at least one element for the person to fill in' });
+		problems.push({ field: definition.field, path: definition.path, rule: 'needs at least one element for the person to fill in' });
 	}
 	const seen = new Set<string>();
 	const fields = entries.map((entry, index): FormField => {
@@ -51,7 +104,7 @@ export function readForm(raw: unknown): { fields: FormField[]; problems: Problem
 		if (label === '') problems.push(at(index, 'Label', 'fieldLabel', 'is required: it names the answer in the output'));
 		else if (seen.has(label)) problems.push(at(index, 'Label', 'fieldLabel', 'is used by an earlier element: each answer needs its own label', label));
 		seen.add(label);
-		if (!FIELD_TYPES.includes(type)) problems.push(at(index, 'Element Type', 'fieldType', `must be one of ${FIELD_TYPES.join(', ')}`, type));
+		if (!FORM_FIELD_TYPES.includes(type)) problems.push(at(index, 'Element Type', 'fieldType', `must be one of ${FORM_FIELD_TYPES.join(', ')}`, type));
 		if (CHOICE_TYPES.includes(type)) {
 			const given = options.filter((option) => option !== '');
 			if (given.length === 0) problems.push(at(index, 'Field Options', 'fieldOptions', 'needs at least one option to choose'));
@@ -63,7 +116,7 @@ export function readForm(raw: unknown): { fields: FormField[]; problems: Problem
 			type,
 			placeholder: text(entry.placeholder),
 			options: options.filter((option) => option !== ''),
-			required: entry.requiredField === true,
+			required: entry.requiredField === true || entry.requiredField === 'true',
 		};
 	});
 	return { fields, problems };

@@ -5,7 +5,7 @@ import type { Problem } from '../../../helpers/errors';
 import type { SendOperation } from '../../node.type';
 import { deliver, readItem } from '../delivery';
 import type { Outcomes } from '../outcomes';
-import { readForm } from './form';
+import { readFormParameters } from './form';
 
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
@@ -17,7 +17,7 @@ const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, day
 export function readWait(context: IExecuteFunctions, itemIndex: number, now = Date.now()): { waitTill: Date; problems: Problem[] } {
 	const problems =
 		context.getNodeParameter('responseType', itemIndex, 'approval') === 'customForm'
-			? readForm(context.getNodeParameter('formFields.values', itemIndex, [])).problems
+			? readFormParameters((name, fallback) => context.getNodeParameter(name, itemIndex, fallback)).problems
 			: [];
 	const limit = context.getNodeParameter('options.limitWaitTime.values', itemIndex, {}) as Record<string, unknown>;
 	if (Object.keys(limit).length === 0) return { waitTill: WAIT_INDEFINITELY, problems };

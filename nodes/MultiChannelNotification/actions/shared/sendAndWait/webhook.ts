@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookRespo
 import type { Choice, PageBody } from './page';
 import { answerPage, PAGE_HEADERS } from './page';
 import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './fields';
-import { readForm, readFormAnswer } from './form';
+import { readFormAnswer, readFormParameters } from './form';
 
 /**
  * The answer link's two webhooks, as n8n's own send-and-wait nodes declare them: n8n serves them
@@ -44,7 +44,7 @@ function setupOf(context: IWebhookFunctions): Setup {
 		};
 		if (responseType === 'freeText') return { body: { kind: 'text', maxLength: MAX_ANSWER_CHARS, ...page } };
 		// Checked before the message was sent (wait.ts), so the fields are fillable here.
-		return { body: { kind: 'form', fields: readForm(context.getNodeParameter('formFields.values', [])).fields, ...page } };
+		return { body: { kind: 'form', fields: readFormParameters((name, fallback) => context.getNodeParameter(name, fallback)).fields, ...page } };
 	}
 	const approval = context.getNodeParameter('approvalOptions.values', {}) as IDataObject;
 	const choices: Choice[] = [

@@ -160,6 +160,37 @@ describe('Custom Form', () => {
 	});
 });
 
+describe('Custom Form → Define Form → Using JSON', () => {
+	const json = (jsonOutput: unknown): INodeParameters => ({ responseType: 'customForm', defineForm: 'json', jsonOutput } as INodeParameters);
+
+	test.each([
+		['JSON text', JSON.stringify([{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true }, { fieldLabel: 'Reason', fieldType: 'radio', fieldOptions: [{ option: 'Damaged' }] }])],
+		['an expression that builds the list', '={{ [{ fieldLabel: "Reason", fieldType: "dropdown", fieldOptions: { values: [{ option: $json.reason }] } }] }}'],
+	])('a fillable form from %s: the SMS goes out and the execution waits', async (_name, jsonOutput) => {
+		const { run, error } = await runNode({ parameters: sms(json(jsonOutput)), credentials: credentialsFor(sandbox()), items: [{ reason: 'Late' }] });
+
+		expect(error).toBeUndefined();
+		expect(sandbox().deliveries()).toHaveLength(1);
+		expect(run.status).toBe('waiting');
+	});
+
+	test.each([
+		['not JSON', '[{ "fieldLabel": "Name" ', 'Form Fields must be JSON: a list of form elements'],
+		['an object, not a list', '{ "fieldLabel": "Name" }', 'Form Fields must be a JSON list of form elements'],
+		['an empty list', '[]', 'Form Fields needs at least one element'],
+		['a key the node does not take', '[{ "fieldLabel": "Name", "defaultValue": "Budi" }]', 'Form Fields → element 1 → defaultValue is not a key this node\'s forms take'],
+		['an element type the page cannot show', '[{ "fieldLabel": "Receipt", "fieldType": "file" }]', 'Form Fields → element 1 → fieldType must be one of text, textarea, number, email, date, dropdown, radio, checkbox — got "file"'],
+		['a dropdown without choices', '[{ "fieldLabel": "Reason", "fieldType": "dropdown" }]', 'Form Fields → element 1 → fieldOptions needs at least one option'],
+	])('%s: refused before anything is sent, nothing waits', async (_name, jsonOutput, rule) => {
+		const { run, error } = await runNode({ parameters: sms(json(jsonOutput)), credentials: credentialsFor(sandbox()) });
+
+		expect(`${error?.message}\n${error?.description}`).toContain(rule);
+		expect(error?.description).toContain('Nothing was sent');
+		expect(sandbox().requests).toHaveLength(0);
+		expect(run.waitTill).toBeUndefined();
+	});
+});
+
 describe('Chat Message → Send and Wait for Response (template)', () => {
 	test('the link goes into the chosen body placeholder; the rest is a normal template send', async () => {
 		const { run, error } = await runNode({ parameters: template(), credentials: credentialsFor(sandbox()) });

@@ -195,6 +195,18 @@ describe('Custom Form', () => {
 		]);
 	});
 
+	test('Define Form → Using JSON: the same form as a JSON list (choices also as a plain list) gives the same page and answers', async () => {
+		const listed = elements.map((element) => ('fieldOptions' in element ? { ...element, fieldOptions: element.fieldOptions?.values } : element));
+		const json = { ...parameters, formFields: undefined, defineForm: 'json', jsonOutput: JSON.stringify(listed) };
+		const fromEditor = await call({ method: 'GET', parameters });
+		const fromJson = await call({ method: 'GET', parameters: json });
+		expect(fromJson.html).toBe(fromEditor.html);
+
+		const { result } = await call({ method: 'POST', contentType: MULTIPART, body: { data: valid }, parameters: json });
+		expect((result.workflowData?.[0][0].json.data as IDataObject).Amount).toBe(150000.5);
+		expect((result.workflowData?.[0][0].json.data as IDataObject).Notify).toEqual(['SMS', 'Email']);
+	});
+
 	test('POST: optional fields left empty come out empty', async () => {
 		const { result } = await call({ method: 'POST', contentType: MULTIPART, body: { data: { 'field-0': '1', 'field-2': 'Card' } }, parameters });
 
