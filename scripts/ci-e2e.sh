@@ -3,11 +3,12 @@
 #   - 2.8.4 (Node 20): installed-package, AI-agent, human review (an AI Agent's tool call gated by
 #     the node's human-review tool), send-and-wait (also in queue mode, across a
 #     restart), send-once / Dry Run / Retry On
-#     Fail (regular and queue mode), credential, browser (editor) and queue-mode checks (Postgres,
-#     2 workers, a burst of production-webhook executions);
+#     Fail (regular and queue mode), credential, self-hosted service, browser (editor) and
+#     queue-mode checks (Postgres, 2 workers, a burst of production-webhook executions);
 #   - 1.123.x, the newest 1.x (Node 20, legacy expression engine), and the newest 2.x
 #     (N8N_NEWEST_VERSION below; Node 24 from the npm registry, its default expression engine):
-#     installed-package, AI-agent, send-and-wait and send-once / Dry Run / Retry On Fail checks; on the newest
+#     installed-package, AI-agent, send-and-wait, send-once / Dry Run / Retry On Fail and
+#     self-hosted service checks; on the newest
 #     2.x also the human-review and queue-mode checks (n8n 1.x makes no human-review tool).
 # Works on a fresh clone, unattended (CI=true, no stdin). Installs chromium, redis-server and
 # postgresql with apt only when missing, each n8n version into .cache/n8n-<version>/ only when
@@ -120,7 +121,7 @@ echo "::: n8n ${N8N_MAIN_VERSION} install: $((SECONDS - started)) s"
 
 run_step "installed-package check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-installed-package.ts
 run_step "credential check" "${TSX}" scripts/n8n/check-credential-test.ts
-run_step "self-hosted service check (Allow Plain HTTP, Ignore SSL Issues: sends and credential test)" "${TSX}" scripts/n8n/check-self-hosted.ts
+run_step "self-hosted service check (Allow Plain HTTP, Ignore SSL Issues: sends, through a proxy, credential test)" "${TSX}" scripts/n8n/check-self-hosted.ts
 run_step "browser check" "${TSX}" scripts/n8n/check-editor.ts
 run_step "queue-mode check (Postgres, main + 2 workers, ${BURST_SIZE:-300}-webhook burst)" "${TSX}" scripts/n8n/check-queue-mode.ts
 run_step "AI-agent check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-ai-agent.ts
@@ -139,6 +140,8 @@ for version in "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}"; do
 		run_step "AI-agent check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-ai-agent.ts
 		run_step "send-and-wait check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-send-and-wait.ts
 		run_step "send-once, dry-run and Retry On Fail check, n8n ${version} (regular mode)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-send-once.ts --only=regular
+		# Whether Ignore SSL Issues reaches a connection tunnelled through a proxy depends on the n8n release.
+		run_step "self-hosted service check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-self-hosted.ts
 		# Users who scale out and update run the newest 2.x on Postgres: queue mode there too.
 		# Human review for AI agents exists from n8n 2.x on only.
 		if [[ "${version}" == "${N8N_NEWEST_VERSION}" ]]; then

@@ -8,17 +8,25 @@
  *   - Ignore SSL Issues (Insecure): with it off the credential test names the switch and
  *     NODE_EXTRA_CA_CERTS; with it on the test says the key was NOT checked (never OK), and a
  *     workflow's send is delivered (n8n's request helper skips the certificate check).
+ *   - The same send through a forward proxy (n8n's HTTPS_PROXY; NO_PROXY keeps 127.0.0.1 direct,
+ *     so the service is reached by the name localhost to go through it): n8n 2.41.1 hands the
+ *     switch to the tunnelled connection and the send is delivered through the proxy, which never
+ *     sees the key; 2.8.4 and 1.123.x check the certificate anyway, and the send fails with an
+ *     error that says so, nothing delivered.
  *
- * scripts/ci-e2e.sh runs it on n8n 2.8.4.
+ * scripts/ci-e2e.sh runs it on n8n 2.8.4 and the newest 2.x.
  *
  *   npx tsx scripts/n8n/check-self-hosted.ts     (after `npm run build`)
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 
 import { makeTlsFiles } from '../../sandbox/tls';
 import { runCheck } from './lib/check';
 import { manualTrigger, packageNode, workflowFixture } from './lib/examples';
-import { CREDENTIAL_TYPE } from './lib/install';
+import { CREDENTIAL_TYPE, N8N_VERSION } from './lib/install';
 import type { CredentialFixture, N8nClient } from './lib/n8n';
 import { firstJson } from './lib/n8n';
 import { removeOnExit } from './lib/process';
@@ -35,6 +43,36 @@ function smsWorkflow(id: string, { id: credentialId, name }: CredentialFixture) 
 	return workflowFixture(id, `Self-hosted: ${name}`, [manualTrigger(), { ...send, credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name } } }]);
 }
 
+/** Whether this n8n gives the credential's switch to the connection tunnelled through a proxy: 2.41.1 does, 2.8.4 and 1.123.x do not. */
+const [major, minor] = N8N_VERSION.split('.').map(Number);
+const SWITCH_REACHES_TUNNEL = major > 2 || (major === 2 && minor >= 41);
+
+/**
+ * A forward proxy on 127.0.0.1 that records every CONNECT target and every byte sent to it, and
+ * opens tunnels only to this machine (n8n's own calls home are refused: the run stays offline).
+ */
+async function startProxy() {
+	const targets: string[] = [];
+	let received = '';
+	const server = createServer((_request, response) => response.writeHead(502).end());
+	server.on('connection', (socket) => socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1'))));
+	server.on('connect', (request, client, head: Buffer) => {
+		targets.push(request.url ?? '');
+		const url = new URL(`http://${request.url ?? ''}`);
+		if (url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') return void client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+		const upstream = connect(Number(url.port), url.hostname, () => {
+			client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+			upstream.write(head);
+			upstream.pipe(client).on('error', () => client.destroy());
+			client.pipe(upstream);
+		});
+		upstream.on('error', () => client.destroy());
+		client.on('error', () => upstream.destroy());
+	});
+	await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, targets, received: () => received, server };
+}
+
 /** Whether the workflow's send succeeded, with what n8n says otherwise. */
 async function sent(client: N8nClient, workflowId: string): Promise<{ ok: boolean; status: string; error?: string }> {
 	const execution = await client.execute(workflowId, { deadlineMs: 90_000 });
@@ -49,10 +87,17 @@ runCheck('self-hosted services check', async ({ expect }) => {
 	const untrusted = await startSandbox({ port: 0, quiet: true, tls: { cert: readFileSync(files.cert), key: readFileSync(files.key), ca: readFileSync(files.ca) } });
 	const http = credential('mcnSelfHostedHttp1', 'Self-hosted (plain http)', { apiKey: plain.apiKey, baseUrl: plain.url, allowPlainHttp: true });
 	const insecure = credential('mcnSelfHostedTls01', 'Self-hosted (untrusted certificate)', { apiKey: untrusted.apiKey, baseUrl: untrusted.url, ignoreSslIssues: true });
+	const proxied = credential('mcnSelfHostedTls02', 'Self-hosted (untrusted certificate, through the proxy)', {
+		apiKey: untrusted.apiKey,
+		baseUrl: untrusted.url.replace('127.0.0.1', 'localhost'),
+		ignoreSslIssues: true,
+	});
+	const proxy = await startProxy();
 	const { client } = await launch({
 		label: 'self-hosted',
-		credentials: [http, insecure],
-		workflows: [smsWorkflow('selfHostedHttp01', http), smsWorkflow('selfHostedTls001', insecure)],
+		credentials: [http, insecure, proxied],
+		workflows: [smsWorkflow('selfHostedHttp01', http), smsWorkflow('selfHostedTls001', insecure), smsWorkflow('selfHostedTls002', proxied)],
+		extraEnv: { HTTPS_PROXY: proxy.url, NO_PROXY: '127.0.0.1' },
 	});
 	/** n8n's credential test of the stored credential with `change` applied, as the editor tests unsaved edits. */
 	const test = async (fixture: CredentialFixture, change: Record<string, boolean> = {}) => await client.testCredential({ ...fixture, data: { ...fixture.data, ...change } });
@@ -85,5 +130,26 @@ runCheck('self-hosted services check', async ({ expect }) => {
 		const overTls = await sent(client, 'selfHostedTls001');
 		expect(overTls.ok, 'a send to the untrusted certificate with Ignore SSL Issues on is delivered', overTls);
 		expect(untrusted.deliveries().length === 1 && untrusted.deliveries()[0].headers.authorization === untrusted.apiKey, 'the https sandbox delivered it, with the key');
+		expect(!proxy.targets.some((target) => target.endsWith(`:${new URL(untrusted.url).port}`)), 'both went direct: no tunnel to the service', proxy.targets);
 	});
+
+	await step('send through the proxy, Ignore SSL Issues on', async () => {
+		const through = await sent(client, 'selfHostedTls002');
+		const target = new URL(proxied.data.baseUrl as string).host;
+		const tunnels = proxy.targets.filter((opened) => opened.endsWith(`:${new URL(untrusted.url).port}`));
+		expect(tunnels.length === 1 && tunnels[0] === target, `n8n opened one tunnel to ${target} through its HTTPS_PROXY`, proxy.targets);
+		expect(!proxy.received().includes(untrusted.apiKey), 'the proxy never saw the key');
+		if (SWITCH_REACHES_TUNNEL) {
+			expect(through.ok && untrusted.deliveries().length === 2, `n8n ${N8N_VERSION} skips the check on the tunnelled connection: delivered`, through);
+		} else {
+			const checked = through.error ?? '';
+			expect(
+				!through.ok && checked.includes('is on in the credential, yet n8n checked the certificate') && checked.includes('NO_PROXY'),
+				`n8n ${N8N_VERSION} checks the certificate through the proxy anyway: the send fails, its error says so and names NO_PROXY`,
+				through,
+			);
+			expect(untrusted.deliveries().length === 1, 'and nothing more was delivered');
+		}
+	});
+	proxy.server.close();
 });

@@ -23,6 +23,8 @@ export interface AnswerContext {
 	endpoint: string;
 	timeout: number;
 	scrub: Scrubber;
+	/** The credential's Ignore SSL Issues: a certificate failure then means n8n did not skip the check. */
+	ignoreSslIssues: boolean;
 }
 
 const NETWORK_PROBLEMS: Record<string, string> = {
@@ -64,6 +66,13 @@ export function isCertificateFailure(failure: WireFailure): boolean {
 
 /** What to do about a certificate n8n does not trust; the better fix first. */
 export const CERTIFICATE_HINT = `If the service uses a self-signed certificate or one from your own CA, make n8n trust that CA with NODE_EXTRA_CA_CERTS in n8n's environment (the better choice), or turn on ${IGNORE_SSL_ISSUES} in the credential.`;
+
+/**
+ * The same failure with the switch already on: n8n's request helper checked the certificate
+ * anyway, which some n8n releases do when they send through a proxy (the switch then reaches the
+ * connection to the proxy, not the one to the service).
+ */
+export const CERTIFICATE_CHECKED_ANYWAY = `${IGNORE_SSL_ISSUES} is on in the credential, yet n8n checked the certificate: some n8n releases do when they reach the service through a proxy (HTTP_PROXY or HTTPS_PROXY in n8n's environment). Make n8n trust the service's CA with NODE_EXTRA_CA_CERTS, or, if the service needs no proxy, add its host to NO_PROXY.`;
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request as invalid.',
@@ -187,7 +196,7 @@ export function wireError(context: AnswerContext, failure: WireFailure): NodeApi
 		],
 		cancelled: ['The execution was cancelled during the send', `The request to ${endpoint} was abandoned.`],
 		network: untrusted
-			? ['Could not reach the service: its certificate is not trusted', `${reason}${code}. ${CERTIFICATE_HINT}`]
+			? ['Could not reach the service: its certificate is not trusted', `${reason}${code}. ${context.ignoreSslIssues ? CERTIFICATE_CHECKED_ANYWAY : CERTIFICATE_HINT}`]
 			: [
 					`Could not reach the service: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed on the network'}`,
 					`${reason}${code}.`,

@@ -55,7 +55,7 @@ export async function sendOnce(
 	{ itemIndex, timeout }: { itemIndex: number; timeout: number },
 ): Promise<SendOutcome> {
 	const url = `${connection.baseUrl}${endpoint}`;
-	const context: AnswerContext = { node: nodeOf(this), itemIndex, url, endpoint, timeout, scrub: connection.scrub };
+	const context: AnswerContext = { node: nodeOf(this), itemIndex, url, endpoint, timeout, scrub: connection.scrub, ignoreSslIssues: connection.ignoreSslIssues };
 	let answer;
 	try {
 		answer = await client({ url, body, timeout, cancel: this.getExecutionCancelSignal?.() });
