@@ -1,10 +1,9 @@
 /**
  * Burst legs of `npm run bench`, in their own process (started by run.ts): one execution per event
  * through REAL n8n, the packed package installed as a community package (scripts/n8n/lib/stack.ts).
- * Three active workflows, each a production webhook (answering when its execution is over) → the
- * client measured: this node at its defaults, the same with Concurrency 1 (a diagnostic: no window
- * shared between executions, the rate and pauses still are) and n8n's HTTP Request node (the same
- * body, Retry On Fail on). For each in turn, `events` POSTs go to its webhook at once, one item
+ * Two active workflows, each a production webhook (answering when its execution is over) → the
+ * client measured: this node at its defaults and n8n's HTTP Request node (the same body, Retry On
+ * Fail on). For each in turn, `events` POSTs go to its webhook at once, one item
  * each, while the https sandbox (in this process) admits `perSecond` a second. In queue mode n8n
  * runs on Postgres and Redis with `workers` workers, each keeping its own pace of the service; each
  * message names the process that sent it (MCN_BENCH_SENDER).
@@ -13,8 +12,6 @@
  */
 import { request } from 'node:http';
 import { loadavg } from 'node:os';
-
-import type { INodeParameters } from 'n8n-workflow';
 
 import type { BurstResult, BurstSpec } from './common';
 import { API_KEY, HTTP_REQUEST_VERSION, HTTP_RETRY, httpNodeParameters, inputItems, nodeParameters, report, runChild } from './common';
@@ -30,13 +27,8 @@ import { launch, step } from '../n8n/lib/stack';
 
 type Client = BurstResult['client'];
 
-const WEBHOOK_PATHS: Record<Client, string> = { node: 'bench-burst-node', nodePinned: 'bench-burst-pinned', httpNode: 'bench-burst-http' };
+const WEBHOOK_PATHS: Record<Client, string> = { node: 'bench-burst-node', httpNode: 'bench-burst-http' };
 const HEADER_AUTH = { id: 'benchHeaderAuth01', name: 'Bench header auth' };
-/**
- * The Concurrency 1 workflow's own credential (the same key and Base URL): the node keeps one pace
- * per credential, so its burst starts from a fresh pace, as the defaults' burst does.
- */
-const SECOND_CREDENTIAL = { id: 'mcnBenchCred02', name: 'Multi-Channel Notification (sandbox, second)' };
 
 function webhookWorkflow(id: string, client: Client, title: string, send: Record<string, unknown>): ExampleWorkflow {
 	return {
@@ -60,12 +52,7 @@ function webhookWorkflow(id: string, client: Client, title: string, send: Record
 	};
 }
 
-/** This node's part of a workflow: SMS → Send with the given parameters and the sandbox credential. */
-function ourNode(parameters: INodeParameters, credential = { id: CREDENTIAL_ID, name: CREDENTIAL_NAME }): Record<string, unknown> {
-	return { type: NODE_TYPE, typeVersion: 1, parameters, credentials: { multiChannelNotificationApi: credential } };
-}
-
-/** The three workflows, the sandbox at `sandboxUrl`, each message's fields from the webhook call's body. */
+/** The two workflows, the sandbox at `sandboxUrl`, each message's fields from the webhook call's body. */
 function burstWorkflows(sandboxUrl: string): Array<{ client: Client; workflow: ExampleWorkflow }> {
 	const httpNode = {
 		type: 'n8n-nodes-base.httpRequest',
@@ -75,11 +62,14 @@ function burstWorkflows(sandboxUrl: string): Array<{ client: Client; workflow: E
 		retryOnFail: true,
 		...HTTP_RETRY,
 	};
-	const pinned = ourNode(nodeParameters(1, '$json.body'), SECOND_CREDENTIAL);
-	const node = ourNode(nodeParameters(undefined, '$json.body'));
+	const node = {
+		type: NODE_TYPE,
+		typeVersion: 1,
+		parameters: nodeParameters(undefined, '$json.body'),
+		credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+	};
 	return [
 		{ client: 'node', workflow: webhookWorkflow('mcnBenchBurst01', 'node', 'Multi-Channel Notification', node) },
-		{ client: 'nodePinned', workflow: webhookWorkflow('mcnBenchBurst03', 'nodePinned', 'Multi-Channel Notification, Concurrency 1', pinned) },
 		{ client: 'httpNode', workflow: webhookWorkflow('mcnBenchBurst02', 'httpNode', 'HTTP Request', httpNode) },
 	];
 }
@@ -148,7 +138,6 @@ async function main(spec: BurstSpec): Promise<void> {
 		extraEnv: { N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false', MCN_BENCH_SENDER: 'main' },
 		credentials: [
 			sandboxCredential(sandbox.url, API_KEY),
-			{ ...sandboxCredential(sandbox.url, API_KEY), ...SECOND_CREDENTIAL },
 			{ ...HEADER_AUTH, type: 'httpHeaderAuth', data: { name: 'Authorization', value: API_KEY } },
 		],
 		workflows: workflows.map((entry) => entry.workflow),

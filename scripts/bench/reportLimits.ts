@@ -25,7 +25,6 @@ const SHAPES: Record<LimiterShape, string> = { fixedWindow: 'fixed 1 s window', 
 const STYLES: Record<RetryAfterStyle, string> = { seconds: 'in seconds', date: 'as an HTTP date', none: 'absent' };
 const CLIENTS: Record<BurstResult['client'], string> = {
 	node: 'this node, defaults',
-	nodePinned: 'this node, Concurrency 1 (diagnostic)',
 	httpNode: `HTTP Request node, Retry On Fail (${HTTP_RETRY.maxTries} tries, ${HTTP_RETRY.waitBetweenTries / 1000} s apart)`,
 };
 
@@ -168,7 +167,7 @@ export function failedBurst(spec: BurstSpec, problem: string): BurstResult {
  * burst with nothing holding it back, against the limit of the limited legs. Empty without them.
  */
 function queueCost(bursts: BurstResult[]): string {
-	const free = bursts.filter((r) => r.spec.mode === 'queue' && r.spec.perSecond === undefined && r.client !== 'nodePinned' && r.delivered > 1);
+	const free = bursts.filter((r) => r.spec.mode === 'queue' && r.spec.perSecond === undefined && r.delivered > 1);
 	const limit = bursts.find((r) => r.spec.mode === 'queue' && r.spec.perSecond !== undefined)?.spec.perSecond;
 	if (free.length === 0 || limit === undefined) return '';
 	const perSecond = (r: BurstResult) => (r.delivered - 1) / (r.firstToLastMs / 1000);

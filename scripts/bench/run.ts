@@ -66,7 +66,7 @@ const QUICK = process.argv.includes('--quick');
 const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split('|');
 /**
  * `--node-only`: the bursts measure only this node at its defaults (a minute a queue leg instead of
- * three): for comparing two versions of the pacing, leg by leg, with `--only`. Writes only
+ * two): for comparing two versions of the pacing, leg by leg, with `--only`. Writes only
  * .cache/bench/only.*.
  */
 const NODE_ONLY = process.argv.includes('--node-only');

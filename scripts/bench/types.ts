@@ -39,7 +39,7 @@ export interface BurstSpec {
 	/** Queue mode: how many workers, and each one's --concurrency (undefined: n8n's default, no flag). */
 	workers?: number;
 	workerConcurrency?: number;
-	/** Only this node at its defaults (the HTTP Request node's and the Concurrency 1 runs left out). */
+	/** Only this node at its defaults (the HTTP Request node's run left out). */
 	nodeOnly?: boolean;
 }
 
@@ -52,8 +52,7 @@ export interface SecondCount {
 
 export interface BurstResult {
 	spec: BurstSpec;
-	/** nodePinned: this node with Concurrency 1 (diagnostic: no shared window; the rate and pauses still shared). */
-	client: 'node' | 'nodePinned' | 'httpNode';
+	client: 'node' | 'httpNode';
 	/** The webhook calls' HTTP statuses (responseMode lastNode: 200 once the execution succeeded). */
 	webhookStatuses: Record<string, number>;
 	requests: number;
