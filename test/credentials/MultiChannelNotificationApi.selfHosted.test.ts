@@ -121,7 +121,7 @@ describe('a certificate this n8n does not trust', () => {
 
 		expect({ status: result.status, requests: untrusted().requests.length }).toEqual({ status: 'Error', requests: 0 });
 		expect(result.message).toMatch(/^The API key was NOT checked: the certificate of .* is not trusted/);
-		expect(result.message).toContain('Ignore SSL Issues (Insecure) is on and sends honour it');
+		expect(result.message).toContain('Ignore SSL Issues (Insecure) is on and sends honour it (through a proxy, only on n8n releases that apply it to the tunnelled connection)');
 		expect(result.message).toContain('no request helper that can skip certificate checks');
 		expect(result.message).toContain('run the node once with a real send');
 		expect(result.message).toContain('NODE_EXTRA_CA_CERTS');

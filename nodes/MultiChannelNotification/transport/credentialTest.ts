@@ -81,7 +81,7 @@ function certificateVerdict(baseUrl: string, cause: string, ignoreSslIssues: boo
 	return {
 		status: 'Error',
 		message:
-			`The API key was NOT checked: ${untrusted}. ${IGNORE_SSL_ISSUES} is on and sends honour it, but n8n gives a community node's credential test no request helper that can skip certificate checks, so this test cannot reach the service. ` +
+			`The API key was NOT checked: ${untrusted}. ${IGNORE_SSL_ISSUES} is on and sends honour it (through a proxy, only on n8n releases that apply it to the tunnelled connection), but n8n gives a community node's credential test no request helper that can skip certificate checks, so this test cannot reach the service. ` +
 			"To check the key, run the node once with a real send (without Dry Run), or make n8n trust the service's CA with NODE_EXTRA_CA_CERTS in n8n's environment (then this test works too).",
 	};
 }
