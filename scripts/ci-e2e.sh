@@ -56,20 +56,7 @@ run_step() {
 	echo "::: ${name}: $((SECONDS - started)) s"
 }
 
-missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
-compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || [[ -n "${PG_BIN:-}" ]] || missing+=(postgresql)
-if ((${#missing[@]} > 0)); then
-	sudo=()
-	if [[ "$(id -u)" != 0 ]]; then sudo=(sudo -n); fi
-	started=$SECONDS
-	echo "::: apt-get install ${missing[*]}"
-	# Another apt on the machine holds its lock for a while: wait for it rather than fail.
-	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update
-	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}"
-	echo "::: apt-get install: $((SECONDS - started)) s"
-fi
+bash scripts/system-packages.sh chromium redis-server postgresql
 
 if [[ ! -x "${TSX}" ]]; then
 	started=$SECONDS

@@ -14,15 +14,13 @@
  *     sees the key; 2.8.4 and 1.123.x check the certificate anyway, and the send fails with an
  *     error that says so, nothing delivered.
  *
- * scripts/ci-e2e.sh runs it on n8n 2.8.4 and the newest 2.x.
+ * scripts/ci-e2e.sh runs it on n8n 2.8.4, 1.123.x and the newest 2.x.
  *
  *   npx tsx scripts/n8n/check-self-hosted.ts     (after `npm run build`)
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
 
+import { startRecordingProxy } from '../../sandbox/proxy';
 import { makeTlsFiles } from '../../sandbox/tls';
 import { runCheck } from './lib/check';
 import { manualTrigger, packageNode, workflowFixture } from './lib/examples';
@@ -47,32 +45,6 @@ function smsWorkflow(id: string, { id: credentialId, name }: CredentialFixture) 
 const [major, minor] = N8N_VERSION.split('.').map(Number);
 const SWITCH_REACHES_TUNNEL = major > 2 || (major === 2 && minor >= 41);
 
-/**
- * A forward proxy on 127.0.0.1 that records every CONNECT target and every byte sent to it, and
- * opens tunnels only to this machine (n8n's own calls home are refused: the run stays offline).
- */
-async function startProxy() {
-	const targets: string[] = [];
-	let received = '';
-	const server = createServer((_request, response) => response.writeHead(502).end());
-	server.on('connection', (socket) => socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1'))));
-	server.on('connect', (request, client, head: Buffer) => {
-		targets.push(request.url ?? '');
-		const url = new URL(`http://${request.url ?? ''}`);
-		if (url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') return void client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-		const upstream = connect(Number(url.port), url.hostname, () => {
-			client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-			upstream.write(head);
-			upstream.pipe(client).on('error', () => client.destroy());
-			client.pipe(upstream);
-		});
-		upstream.on('error', () => client.destroy());
-		client.on('error', () => upstream.destroy());
-	});
-	await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, targets, received: () => received, server };
-}
-
 /** Whether the workflow's send succeeded, with what n8n says otherwise. */
 async function sent(client: N8nClient, workflowId: string): Promise<{ ok: boolean; status: string; error?: string }> {
 	const execution = await client.execute(workflowId, { deadlineMs: 90_000 });
@@ -92,7 +64,8 @@ runCheck('self-hosted services check', async ({ expect }) => {
 		baseUrl: untrusted.url.replace('127.0.0.1', 'localhost'),
 		ignoreSslIssues: true,
 	});
-	const proxy = await startProxy();
+	const proxy = await startRecordingProxy();
+	const targets = () => proxy.connects.map((opened) => opened.target);
 	const { client } = await launch({
 		label: 'self-hosted',
 		credentials: [http, insecure, proxied],
@@ -130,14 +103,14 @@ runCheck('self-hosted services check', async ({ expect }) => {
 		const overTls = await sent(client, 'selfHostedTls001');
 		expect(overTls.ok, 'a send to the untrusted certificate with Ignore SSL Issues on is delivered', overTls);
 		expect(untrusted.deliveries().length === 1 && untrusted.deliveries()[0].headers.authorization === untrusted.apiKey, 'the https sandbox delivered it, with the key');
-		expect(!proxy.targets.some((target) => target.endsWith(`:${new URL(untrusted.url).port}`)), 'both went direct: no tunnel to the service', proxy.targets);
+		expect(!targets().some((target) => target.endsWith(`:${new URL(untrusted.url).port}`)), 'both went direct: no tunnel to the service', targets());
 	});
 
 	await step('send through the proxy, Ignore SSL Issues on', async () => {
 		const through = await sent(client, 'selfHostedTls002');
 		const target = new URL(proxied.data.baseUrl as string).host;
-		const tunnels = proxy.targets.filter((opened) => opened.endsWith(`:${new URL(untrusted.url).port}`));
-		expect(tunnels.length === 1 && tunnels[0] === target, `n8n opened one tunnel to ${target} through its HTTPS_PROXY`, proxy.targets);
+		const tunnels = targets().filter((opened) => opened.endsWith(`:${new URL(untrusted.url).port}`));
+		expect(tunnels.length === 1 && tunnels[0] === target, `n8n opened one tunnel to ${target} through its HTTPS_PROXY`, targets());
 		expect(!proxy.received().includes(untrusted.apiKey), 'the proxy never saw the key');
 		if (SWITCH_REACHES_TUNNEL) {
 			expect(through.ok && untrusted.deliveries().length === 2, `n8n ${N8N_VERSION} skips the check on the tunnelled connection: delivered`, through);
@@ -151,5 +124,5 @@ runCheck('self-hosted services check', async ({ expect }) => {
 			expect(untrusted.deliveries().length === 1, 'and nothing more was delivered');
 		}
 	});
-	proxy.server.close();
+	await proxy.stop();
 });

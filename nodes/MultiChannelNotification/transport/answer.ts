@@ -72,7 +72,7 @@ export const CERTIFICATE_HINT = `If the service uses a self-signed certificate o
  * anyway, which some n8n releases do when they send through a proxy (the switch then reaches the
  * connection to the proxy, not the one to the service).
  */
-export const CERTIFICATE_CHECKED_ANYWAY = `${IGNORE_SSL_ISSUES} is on in the credential, yet n8n checked the certificate: some n8n releases do when they reach the service through a proxy (HTTP_PROXY or HTTPS_PROXY in n8n's environment). Make n8n trust the service's CA with NODE_EXTRA_CA_CERTS, or, if the service needs no proxy, add its host to NO_PROXY.`;
+const CERTIFICATE_CHECKED_ANYWAY = `${IGNORE_SSL_ISSUES} is on in the credential, yet n8n checked the certificate: some n8n releases do when they reach the service through a proxy (HTTP_PROXY or HTTPS_PROXY in n8n's environment). Make n8n trust the service's CA with NODE_EXTRA_CA_CERTS, or, if the service needs no proxy, add its host to NO_PROXY.`;
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request as invalid.',

@@ -14,8 +14,9 @@
 import { errorText, expectNoKey, expectNotReportedSent, keyEncodings, SPECIAL_KEY, smsParameters, useHostileService } from '../../../helpers/boundary';
 import { runNode } from '../../../helpers/engine';
 import { untrustedTls, useSandbox } from '../../../helpers/sandbox';
-import type { RecordingProxy } from '../../../helpers/recordingProxy';
-import { startRecordingProxy, useProxyEnvironment } from '../../../helpers/recordingProxy';
+import type { RecordingProxy } from '../../../../sandbox/proxy';
+import { startRecordingProxy } from '../../../../sandbox/proxy';
+import { useProxyEnvironment } from '../../../helpers/proxyEnvironment';
 
 const https = useHostileService();
 const untrusted = useSandbox({ tls: untrustedTls() });

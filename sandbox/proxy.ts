@@ -5,9 +5,13 @@ import { connect } from 'node:net';
 
 /**
  * A tiny HTTP proxy on 127.0.0.1 that records what reaches it: TCP connections, CONNECT tunnels
- * (which it opens to their target), plain forward-proxy requests (which it refuses with 502, so
- * a request that should not have used the proxy fails visibly) and every byte a client sent it.
+ * (opened only to this machine, so n8n's own calls home are refused and a run stays offline),
+ * plain forward-proxy requests (refused with 502, so a request that should not have used the
+ * proxy fails visibly) and every byte a client sent it. The engine tests and the real-n8n
+ * self-hosted check both use it.
  */
+
+const THIS_MACHINE = ['localhost', '127.0.0.1', '::1'];
 
 export interface RecordingProxy {
 	/** http://127.0.0.1:<port> */
@@ -45,7 +49,9 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
 		const target = req.url ?? '';
 		connects.push({ target, headers: req.headers });
 		const at = target.lastIndexOf(':');
-		const upstream = connect(Number(target.slice(at + 1)), target.slice(0, at).replace(/^\[|\]$/g, ''), () => {
+		const host = target.slice(0, at).replace(/^\[|\]$/g, '');
+		if (!THIS_MACHINE.includes(host)) return void client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+		const upstream = connect(Number(target.slice(at + 1)), host, () => {
 			client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
 			if (head.length > 0) upstream.write(head);
 			upstream.pipe(client);
@@ -72,26 +78,5 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
 			for (const socket of sockets) socket.destroy();
 			await new Promise<void>((done) => server.close(() => done()));
 		},
-	};
-}
-
-const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY'];
-
-/**
- * Sets HTTP_PROXY and HTTPS_PROXY to `proxyUrl` with NO_PROXY unset (lower-case spellings and
- * npm's too, which proxy-from-env also reads), and returns a function that puts every one back.
- */
-export function useProxyEnvironment(proxyUrl: string): () => void {
-	const names = PROXY_VARIABLES.flatMap((name) => [name, name.toLowerCase(), `npm_config_${name.toLowerCase()}`]);
-	names.push('npm_config_proxy');
-	const saved = new Map(names.map((name) => [name, process.env[name]]));
-	for (const name of names) delete process.env[name];
-	process.env.HTTP_PROXY = proxyUrl;
-	process.env.HTTPS_PROXY = proxyUrl;
-	return () => {
-		for (const [name, value] of saved) {
-			if (value === undefined) delete process.env[name];
-			else process.env[name] = value;
-		}
 	};
 }
