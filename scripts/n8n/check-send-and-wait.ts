@@ -44,6 +44,7 @@ const FORM_ELEMENTS = [
 	{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: choices('Damaged', 'Late') },
 	{ fieldLabel: 'Notify', fieldType: 'checkbox', fieldOptions: choices('SMS', 'Email') },
 	{ fieldLabel: 'Note', fieldType: 'textarea' },
+	{ fieldLabel: 'PIN', fieldType: 'password' },
 ];
 const FORM_WORKFLOW = workflowFixture('mcnSendAndWait03', 'Send and Wait check: custom form', [
 	manualTrigger(),
@@ -163,6 +164,7 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 			await page.getByLabel('SMS').check();
 			await page.getByLabel('Email').check();
 			await page.getByLabel('Note').fill('Box arrived crushed');
+			await page.getByLabel('PIN').fill(' 4 2 ');
 			await page.screenshot({ path: join(SCREENSHOTS, 'answer-form.png'), fullPage: true });
 			await page.getByRole('button', { name: 'Submit' }).click();
 			await page.getByText('Your answer was recorded.').waitFor({ timeout: 30_000 });
@@ -173,7 +175,7 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 	});
 	expect(form.widest <= 360, 'the form fits a 360 px screen', form.widest);
 	const formRun = await client.statusBecomes(form.id);
-	const formAnswer = { data: { Amount: 150000, Reason: 'Late', Notify: ['SMS', 'Email'], Note: 'Box arrived crushed' } };
+	const formAnswer = { data: { Amount: 150000, Reason: 'Late', Notify: ['SMS', 'Email'], Note: 'Box arrived crushed', PIN: ' 4 2 ' } };
 	expect(
 		formRun.status === 'success' && isDeepStrictEqual(firstJson(formRun, 'Ask'), formAnswer),
 		'the form (no JavaScript) resumed the execution with each answer under its label, typed',

@@ -19,7 +19,7 @@ export const MESSAGE_ROWS = 4;
 /** The element types that offer choices (Field Options). */
 export const CHOICE_TYPES = ['dropdown', 'radio', 'checkbox'];
 /** Every element type a Custom Form can have: those a phone's browser renders without script. */
-export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', ...CHOICE_TYPES];
+export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'password', ...CHOICE_TYPES];
 /** The keys an element of a form defined in JSON may have (n8n's own names). */
 export const JSON_FORM_KEYS = ['fieldLabel', 'fieldType', 'placeholder', 'requiredField', 'fieldOptions'];
 const JSON_FORM_EXAMPLE = JSON.stringify(
@@ -60,6 +60,7 @@ const formFieldsProperty: INodeProperties = {
 						option('Dropdown', 'dropdown'),
 						option('Email', 'email'),
 						option('Number', 'number'),
+						option('Password', 'password'),
 						option('Radio Buttons', 'radio'),
 						option('Text Input', 'text'),
 						option('Textarea', 'textarea'),
@@ -91,7 +92,7 @@ const formFieldsProperty: INodeProperties = {
 					type: 'string',
 					default: '',
 					description: 'Sample text to display inside the field',
-					displayOptions: { show: { fieldType: ['text', 'textarea', 'number', 'email'] } },
+					displayOptions: { show: { fieldType: ['text', 'textarea', 'number', 'email', 'password'] } },
 				},
 				{
 					displayName: 'Required Field',

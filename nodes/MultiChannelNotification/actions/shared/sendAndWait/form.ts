@@ -8,7 +8,7 @@ import { CHOICE_TYPES, FORM_FIELD_TYPES, JSON_FORM_KEYS, MAX_ANSWER_CHARS } from
  * Custom Form: the fields a person fills in on the answer page (their node fields are in
  * fields.ts). Element types, parameter names and the output (`{ data: { <label>: value } }`)
  * are those of n8n's own send-and-wait forms, for the types a phone's browser renders without
- * script: text, textarea, number, email, date, dropdown, radio buttons and checkboxes. The form
+ * script: text, textarea, number, email, date, password, dropdown, radio buttons and checkboxes. The form
  * is defined with the editor's fields (Form Elements) or as JSON (Form Fields), as in n8n's own
  * forms. The definition is checked before the message is sent (a form nobody can fill in must not
  * go out); each answer is checked on the server, whatever the page's own checks let through.
@@ -136,7 +136,8 @@ const isDate = (value: string) => DATE.test(value) && new Date(`${value}T00:00:0
 /**
  * One POSTed form, checked field by field: the answers by label, or what is wrong (the first
  * field that breaks a rule, named by its label). Empty optional fields come out as "" (text,
- * email, date, one choice), null (number) or [] (checkboxes).
+ * email, date, password, one choice), null (number) or [] (checkboxes). Answers are trimmed, a
+ * password's excepted.
  */
 export function readFormAnswer(fields: FormField[], body: IDataObject): { data: IDataObject } | { problem: string } {
 	const data: IDataObject = {};
@@ -170,7 +171,8 @@ export function readFormAnswer(fields: FormField[], body: IDataObject): { data: 
 		} else if ((field.type === 'dropdown' || field.type === 'radio') && !field.options.includes(value)) {
 			return { problem: `${named}: that is not one of the choices.` };
 		} else {
-			data[field.label] = value;
+			// A password is what the person typed, spaces included.
+			data[field.label] = field.type === 'password' ? values[0] : value;
 		}
 	}
 	return { data };

@@ -71,7 +71,7 @@ function formElement(field: FormField, index: number): string {
 	if (field.type === 'textarea') {
 		return `${labelled}<textarea id="${name}" name="${name}" maxlength="${MAX_ANSWER_CHARS}"${placeholder}${required}></textarea>`;
 	}
-	const type = field.type === 'number' || field.type === 'email' || field.type === 'date' ? field.type : 'text';
+	const type = ['number', 'email', 'date', 'password'].includes(field.type) ? field.type : 'text';
 	const extra = type === 'number' ? ' step="any" inputmode="decimal"' : type === 'date' ? '' : ` maxlength="${MAX_ANSWER_CHARS}"`;
 	return `${labelled}<input type="${type}" id="${name}" name="${name}"${extra}${placeholder}${required}>`;
 }

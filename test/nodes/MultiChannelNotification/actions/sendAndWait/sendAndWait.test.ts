@@ -179,7 +179,7 @@ describe('Custom Form → Define Form → Using JSON', () => {
 		['an object, not a list', '{ "fieldLabel": "Name" }', 'Form Fields must be a JSON list of form elements'],
 		['an empty list', '[]', 'Form Fields needs at least one element'],
 		['a key the node does not take', '[{ "fieldLabel": "Name", "defaultValue": "Budi" }]', 'Form Fields → element 1 → defaultValue is not a key this node\'s forms take'],
-		['an element type the page cannot show', '[{ "fieldLabel": "Receipt", "fieldType": "file" }]', 'Form Fields → element 1 → fieldType must be one of text, textarea, number, email, date, dropdown, radio, checkbox — got "file"'],
+		['an element type the page cannot show', '[{ "fieldLabel": "Receipt", "fieldType": "file" }]', 'Form Fields → element 1 → fieldType must be one of text, textarea, number, email, date, password, dropdown, radio, checkbox — got "file"'],
 		['a dropdown without choices', '[{ "fieldLabel": "Reason", "fieldType": "dropdown" }]', 'Form Fields → element 1 → fieldOptions needs at least one option'],
 	])('%s: refused before anything is sent, nothing waits', async (_name, jsonOutput, rule) => {
 		const { run, error } = await runNode({ parameters: sms(json(jsonOutput)), credentials: credentialsFor(sandbox()) });

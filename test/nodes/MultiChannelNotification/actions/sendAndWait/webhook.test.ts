@@ -151,9 +151,10 @@ describe('Custom Form', () => {
 		{ fieldLabel: 'Reply to', fieldType: 'email' },
 		{ fieldLabel: 'Note <i>', fieldType: 'textarea' },
 		{ fieldLabel: 'Ticket', fieldType: 'text' },
+		{ fieldLabel: 'PIN', fieldType: 'password', placeholder: '4 digits' },
 	];
 	const parameters = { responseType: 'customForm', formFields: { values: elements }, options: { responseFormButtonLabel: 'Send answer' } };
-	const valid = { 'field-0': '150000.5', 'field-1': 'Late', 'field-2': 'Wallet', 'field-3': ['Email', 'SMS'], 'field-4': '2026-12-01', 'field-5': 'a@b.co', 'field-6': ' line 1\nline 2 ', 'field-7': '' };
+	const valid = { 'field-0': '150000.5', 'field-1': 'Late', 'field-2': 'Wallet', 'field-3': ['Email', 'SMS'], 'field-4': '2026-12-01', 'field-5': 'a@b.co', 'field-6': ' line 1\nline 2 ', 'field-7': '', 'field-8': ' 12 34 ' };
 
 	test('GET: one form with every element, labelled, typed and escaped; nothing resumes', async () => {
 		const { result, html } = await call({ method: 'GET', parameters });
@@ -167,6 +168,7 @@ describe('Custom Form', () => {
 		expect(html).toContain('<input type="date" id="field-4" name="field-4">');
 		expect(html).toContain('<input type="email" id="field-5" name="field-5" maxlength="2000">');
 		expect(html).toContain('<label for="field-6">Note &lt;i&gt;</label><textarea');
+		expect(html).toContain('<input type="password" id="field-8" name="field-8" maxlength="2000" placeholder="4 digits">');
 		expect(html).toContain('>Send answer</button>');
 		expect(html).not.toMatch(/<script|<link|src=|url\(/i);
 	});
@@ -188,6 +190,8 @@ describe('Custom Form', () => {
 							'Reply to': 'a@b.co',
 							'Note <i>': 'line 1\nline 2',
 							Ticket: '',
+							// What the person typed, spaces included: a password is not trimmed.
+							PIN: ' 12 34 ',
 						},
 					},
 				},
@@ -210,7 +214,7 @@ describe('Custom Form', () => {
 	test('POST: optional fields left empty come out empty', async () => {
 		const { result } = await call({ method: 'POST', contentType: MULTIPART, body: { data: { 'field-0': '1', 'field-2': 'Card' } }, parameters });
 
-		expect(result.workflowData?.[0][0].json.data).toEqual({ Amount: 1, Reason: '', 'Refund to': 'Card', Notify: [], 'Pay by': '', 'Reply to': '', 'Note <i>': '', Ticket: '' });
+		expect(result.workflowData?.[0][0].json.data).toEqual({ Amount: 1, Reason: '', 'Refund to': 'Card', Notify: [], 'Pay by': '', 'Reply to': '', 'Note <i>': '', Ticket: '', PIN: '' });
 	});
 
 	test.each([
