@@ -25,7 +25,7 @@ async function main(): Promise<number> {
 		const run = await inProcessRunner(sandbox.url, sandbox.apiKey, { node: (ours) => ({ ...ours, name: 'Multi-Channel Notification' }) });
 		for (const send of EXAMPLE_SENDS) {
 			const before = sandbox.requests.length;
-			const { output, error } = await run({ resource: send.resource, operation: send.name, ...send.expressions }, [ITEM]);
+			const { output, error } = await run({ resource: send.resource, operation: send.name, ...send.parameters }, [ITEM]);
 			const ok = !error && output?.every((item) => item.json.message === 'success') === true;
 			if (!ok) failures++;
 			console.log(`${ok ? '✔' : '✘'} ${send.title}`);

@@ -57,7 +57,7 @@ function burstWorkflows(sandboxUrl: string): Array<{ client: Client; workflow: E
 	const httpNode = {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: HTTP_REQUEST_VERSION,
-		parameters: httpNodeParameters(sandboxUrl, false, '$json.body'),
+		parameters: httpNodeParameters(sandboxUrl, '$json.body'),
 		credentials: { httpHeaderAuth: HEADER_AUTH },
 		retryOnFail: true,
 		...HTTP_RETRY,

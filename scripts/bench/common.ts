@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { REPO_ROOT } from '../release/measured';
-import type { BurstResult, LegResult, PrepareResult, SecondCount } from './types';
+import type { BurstResult, LegResult, SecondCount } from './types';
 
 export type * from './types';
 export { REPO_ROOT };
@@ -25,8 +25,6 @@ export const API_KEY = 'bench-api-key';
 export const SMS_PATH = '/v1/sms/notification';
 /** N of the bulk rate-limited legs: the sandbox admits this many requests a second (in each limiter shape). */
 export const RATE_LIMIT_PER_SECOND = 100;
-/** HTTP Request node batching used by the `httpNodeBatching` leg. */
-export const HTTP_BATCH = { batchSize: 20, batchInterval: 100 };
 /** The burst legs' HTTP Request node: n8n's Retry On Fail at its most, the best a workflow without this node can do. */
 export const HTTP_RETRY = { maxTries: 5, waitBetweenTries: 1000 };
 
@@ -75,7 +73,7 @@ export function nodeParameters(concurrency: number | undefined, from: ItemFields
 }
 
 /** n8n's HTTP Request node sending the same body: POST JSON, Authorization from a Header Auth credential. */
-export function httpNodeParameters(url: string, batching: boolean, from: ItemFields = '$json'): INodeParameters {
+export function httpNodeParameters(url: string, from: ItemFields = '$json'): INodeParameters {
 	return {
 		method: 'POST',
 		url: `${url}${SMS_PATH}`,
@@ -90,7 +88,7 @@ export function httpNodeParameters(url: string, batching: boolean, from: ItemFie
 				{ name: 'message', value: messageExpression(from) },
 			],
 		},
-		options: batching ? { batching: { batch: { ...HTTP_BATCH } } } : {},
+		options: {},
 	};
 }
 
@@ -141,7 +139,6 @@ export function rssSampler(everyMs: number): () => { peak: number; peakHeap: num
 type ChildMessage =
 	| { type: 'ready'; url: string }
 	| { type: 'leg'; results: LegResult[] }
-	| { type: 'prepare'; results: PrepareResult[] }
 	| { type: 'burst'; results: BurstResult[] }
 	| { type: 'error'; message: string };
 

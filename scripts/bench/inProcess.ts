@@ -2,7 +2,7 @@
  * The one way the quick demo (scripts/demo.ts) and the bench (scripts/bench/) run a node inside
  * n8n's own engine (n8n-core's WorkflowExecute, through harness/workflowRunner.ts as the tests do):
  * our node and credential loaded from the built package (dist/), as n8n loads them; and the four
- * sends, one of each kind, that the demo makes and whose validation cost the bench measures.
+ * sends, one of each kind, that the demo makes.
  */
 import { join, resolve } from 'node:path';
 
@@ -51,24 +51,13 @@ const TEMPLATE = {
 const MEDIA = { from: FROM, mediaType: 'document' };
 const FAILOVER = { from: FROM, templateName: 'otp' };
 
-/**
- * Each with its title as the demo prints it, its operation as the bench reports its cost, and its
- * parameters with every field given as is (`literal`) or the recipient and texts from the item by
- * expression (`expressions`: fields phone, name, order, code).
- */
+/** Each with its title as the demo prints it, and its parameters, the recipient and texts from the item by expression (fields phone, name, order, code). */
 export const EXAMPLE_SENDS = [
 	{
 		title: 'Chat Message → Send Template',
-		operation: 'Chat → Send Template',
 		resource: 'chatMessage',
 		name: 'sendTemplate',
-		literal: {
-			...TEMPLATE,
-			to: RECIPIENT,
-			bodyParameters: { parameter: [{ text: 'Budi' }, { text: 'A-1042' }] },
-			quickReplyButtons: { button: [{ index: '0', payload: 'track-A-1042' }, { index: '1', payload: 'help' }] },
-		},
-		expressions: {
+		parameters: {
 			...TEMPLATE,
 			to: '={{ $json.phone }}',
 			bodyParameters: { parameter: [{ text: '={{ $json.name }}' }, { text: '={{ $json.order }}' }] },
@@ -77,33 +66,21 @@ export const EXAMPLE_SENDS = [
 	},
 	{
 		title: 'Chat Message → Send Media (document)',
-		operation: 'Chat → Send Media',
 		resource: 'chatMessage',
 		name: 'sendMedia',
-		literal: { ...MEDIA, to: RECIPIENT, mediaUrl: 'https://cdn.example.com/invoice-A-1042.pdf' },
-		expressions: { ...MEDIA, to: '={{ $json.phone }}', mediaUrl: '={{ "https://cdn.example.com/invoice-" + $json.order + ".pdf" }}' },
+		parameters: { ...MEDIA, to: '={{ $json.phone }}', mediaUrl: '={{ "https://cdn.example.com/invoice-" + $json.order + ".pdf" }}' },
 	},
 	{
 		title: 'SMS → Send SMS',
-		operation: 'SMS → Send SMS',
 		resource: 'sms',
 		name: 'send',
-		literal: { phoneNumber: RECIPIENT, message: 'Kode verifikasi Anda: 734201' },
-		expressions: { phoneNumber: '={{ $json.phone }}', message: '=Kode verifikasi Anda: {{ $json.code }}' },
+		parameters: { phoneNumber: '={{ $json.phone }}', message: '=Kode verifikasi Anda: {{ $json.code }}' },
 	},
 	{
 		title: 'Combined Notification → Send with Failover',
-		operation: 'Combined → Send with Failover',
 		resource: 'combined',
 		name: 'sendWithFailover',
-		literal: {
-			...FAILOVER,
-			to: RECIPIENT,
-			bodyParameters: { parameter: [{ text: '734201' }] },
-			smsPhoneNumber: RECIPIENT,
-			smsMessage: 'Kode verifikasi Anda: 734201',
-		},
-		expressions: {
+		parameters: {
 			...FAILOVER,
 			to: '={{ $json.phone }}',
 			bodyParameters: { parameter: [{ text: '={{ $json.code }}' }] },
@@ -111,4 +88,4 @@ export const EXAMPLE_SENDS = [
 			smsMessage: '=Kode verifikasi Anda: {{ $json.code }}',
 		},
 	},
-] satisfies Array<Record<'title' | 'operation' | 'resource' | 'name', string> & Record<'literal' | 'expressions', INodeParameters>>;
+] satisfies Array<Record<'title' | 'resource' | 'name', string> & { parameters: INodeParameters }>;

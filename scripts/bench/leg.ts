@@ -9,8 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
 import { text } from 'node:stream/consumers';
 
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, IVersionedNodeType } from 'n8n-workflow';
 
 import type { EngineRun } from '../../harness/workflowRunner';
 import { DEFAULT_NODE_NAME as TARGET_NAME } from '../../harness/workflowRunner';
@@ -71,58 +70,14 @@ const httpRequestNode: InProcessOptions = {
 };
 
 /**
- * n8n's request helper alone: a bare node that POSTs ready-made bodies with
- * httpRequestWithAuthentication and the same request options as our transport, `concurrency`
- * at a time. No parameters per item, no expressions, no validation.
- */
-function helperOnlyNode(concurrency: number): InProcessOptions['node'] {
-	const nodeType: INodeType = {
-		description: {
-			displayName: 'Helper Only',
-			name: 'helperOnly',
-			group: ['output'],
-			version: 1,
-			description: 'Sends ready-made bodies through n8n-core',
-			defaults: { name: 'Helper Only' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
-			credentials: [{ name: 'multiChannelNotificationApi', required: true }],
-			properties: [],
-		},
-		async execute(this: IExecuteFunctions) {
-			const items = this.getInputData();
-			const credentials = await this.getCredentials('multiChannelNotificationApi');
-			const url = `${String(credentials.baseUrl)}${SMS_PATH}`;
-			// Decrypted once and handed to every call, as the node's transport does.
-			const credentialsDecrypted = { id: '1', name: 'bench', type: 'multiChannelNotificationApi', data: credentials };
-			const results = new Array<INodeExecutionData>(items.length);
-			await pool(items.length, concurrency, async (index) => {
-				const options = { method: 'POST' as const, url, headers: { 'Content-Type': 'application/json' }, body: smsBody(items[index].json) };
-				const response = (await this.helpers.httpRequestWithAuthentication.call(
-					this,
-					'multiChannelNotificationApi',
-					{ ...options, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true, timeout: 30000 },
-					{ credentialsDecrypted },
-				)) as { body: IDataObject };
-				results[index] = { json: response.body, pairedItem: { item: index } };
-			});
-			return [results];
-		},
-	};
-	return () => ({ typeName: 'bench.helperOnly', typeVersion: 1, nodeType });
-}
-
-/**
  * The ceiling: node:https with one keep-alive agent, `concurrency` requests in flight, the same
- * bodies, answers kept in order as a node's output. With `keepAlive` false every request gets a
- * new agent (a new connection), as n8n-core's request helper does.
+ * bodies, answers kept in order as a node's output.
  */
-function rawClient(url: string, concurrency: number, keepAlive: boolean): Send {
+function rawClient(url: string, concurrency: number): Send {
 	const target = new URL(`${url}${SMS_PATH}`);
-	const shared = new Agent({ keepAlive: true, maxSockets: concurrency });
+	const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 	const post = async (body: string): Promise<IDataObject> => {
 		const headers = { authorization: API_KEY, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
-		const agent = keepAlive ? shared : new Agent({ keepAlive: false });
 		const response = await new Promise<IncomingMessage>((resolve, reject) => {
 			request(target, { agent, method: 'POST', headers }, resolve).on('error', reject).end(body);
 		});
@@ -140,11 +95,8 @@ function rawClient(url: string, concurrency: number, keepAlive: boolean): Send {
 
 const senders: Record<Spec['kind'], (spec: Spec) => Send | Promise<Send>> = {
 	node: (spec) => engineSend(spec, nodeParameters(spec.concurrency)),
-	httpNode: (spec) => engineSend(spec, httpNodeParameters(spec.url, false), httpRequestNode),
-	httpNodeBatching: (spec) => engineSend(spec, httpNodeParameters(spec.url, true), httpRequestNode),
-	n8nHelper: (spec) => engineSend(spec, {}, { node: helperOnlyNode(spec.concurrency ?? 1) }),
-	raw: (spec) => rawClient(spec.url, spec.concurrency ?? 1, true),
-	rawNoKeepAlive: (spec) => rawClient(spec.url, spec.concurrency ?? 1, false),
+	httpNode: (spec) => engineSend(spec, httpNodeParameters(spec.url), httpRequestNode),
+	raw: (spec) => rawClient(spec.url, spec.concurrency ?? 1),
 };
 
 /**
@@ -247,12 +199,6 @@ export type MemoryResult = Awaited<ReturnType<typeof memoryRun>>['memory'];
 async function measure(spec: LegSpec, send: Send): Promise<LegResult> {
 	const items = inputItems(spec.items);
 	if (spec.memory) return await memoryRun(spec, send, items);
-	if (spec.profile) {
-		const { profileRun } = await import('./profile');
-		const reps: RepResult[] = [];
-		const profile = await profileRun(async () => void reps.push(await timedRun(spec, send, items)));
-		return { spec, reps, profile, problem: problemOf(reps[0], items.length, spec) };
-	}
 	const result: LegResult = { spec, reps: [] };
 	for (let index = 0; index < spec.reps; index++) {
 		const rep = await timedRun(spec, send, items);

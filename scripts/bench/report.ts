@@ -1,11 +1,10 @@
 /**
  * Turns the bench's raw results into the console tables and BENCHMARKS.md: the package's own goals,
  * met or missed in this run; the rate-limited legs (reportLimits.ts); throughput beside n8n's HTTP
- * Request node and a raw keep-alive client; validation cost, memory and where the CPU time goes.
- * Every figure comes from the results it is given.
+ * Request node and a raw keep-alive client; memory. Every figure comes from the results it is given.
  */
-import type { BurstResult, LegKind, LegResult, PrepareResult, ServiceSpec } from './common';
-import { HTTP_BATCH, median } from './common';
+import type { BurstResult, LegKind, LegResult, ServiceSpec } from './common';
+import { median } from './common';
 import type { Goal } from './format';
 import { against, failed, goalTable, int, ratio, secs, table } from './format';
 import { bulkTable, burstTable, limitGoals, limitsSection } from './reportLimits';
@@ -19,49 +18,40 @@ export interface Measured {
 }
 
 /** The package's own speed, cost and memory goals (worded in speedGoals). */
-const GOALS = { defaultsVsHttpAt0: 1, defaultsVsHttpAt100: 0.8, pinnedVsRaw: 0.95, c20VsRaw: 0.9, prepareUs: 20, rssGrowthMb: 150 };
+const GOALS = { defaultsVsHttpAt0: 1, defaultsVsHttpAt100: 0.8, rssGrowthMb: 150 };
 
-const us = (value: number) => value.toFixed(1);
 /** Items/s: one decimal below 100, where whole numbers would hide the differences the goals compare. */
 const perSecond = (value: number) => (value < 100 ? value.toFixed(1) : int(value));
-/** The throughput legs: neither rate limited nor a memory or profile run. */
-const plain = (m: Measured) => !m.rateLimit && !m.result.spec.memory && !m.result.spec.profile;
+/** The throughput legs: neither rate limited nor a memory run. */
+const plain = (m: Measured) => !m.rateLimit && !m.result.spec.memory;
 const ok = (m: Measured | undefined): m is Measured => m !== undefined && !m.result.problem && m.result.reps.length > 0;
 /** Median items/s and seconds of a leg, undefined when it failed or is missing. */
 const rate = (m: Measured | undefined) => (ok(m) ? median(m.result.reps.map((rep) => rep.itemsPerSecond)) : undefined);
 const time = (m: Measured | undefined) => (ok(m) ? median(m.result.reps.map((rep) => rep.ms / 1000)) : undefined);
 
-/** A throughput leg by latency, client, items and concurrency (undefined: none set, as at the defaults). */
-function find(all: Measured[], latencyMs: number, kind: LegKind, items: number, concurrency?: number): Measured | undefined {
-	const matches = ({ spec }: LegResult) => spec.kind === kind && spec.items === items && spec.concurrency === concurrency;
+/** A throughput leg by latency, client and items. */
+function find(all: Measured[], latencyMs: number, kind: LegKind, items: number): Measured | undefined {
+	const matches = ({ spec }: LegResult) => spec.kind === kind && spec.items === items;
 	return all.find((m) => plain(m) && m.latencyMs === latencyMs && matches(m.result));
 }
 
 function clientName(m: Measured): string {
 	const c = m.result.spec.concurrency;
-	const at = c === undefined ? '' : `, ${c} at once`;
-	return {
-		node: c === undefined ? 'this node, defaults' : `this node, Concurrency ${c}`,
-		httpNode: 'HTTP Request node, defaults',
-		httpNodeBatching: `HTTP Request node, batching ${HTTP_BATCH.batchSize} items / ${HTTP_BATCH.batchInterval} ms`,
-		n8nHelper: `n8n's request helper alone${at}`,
-		raw: `raw keep-alive client${at}`,
-		rawNoKeepAlive: `raw client, new connection per request${at}`,
-	}[m.result.spec.kind];
+	return { node: 'this node, defaults', httpNode: 'HTTP Request node, defaults', raw: `raw keep-alive client, ${c} at once` }[m.result.spec.kind];
 }
 
-const KINDS: LegKind[] = ['node', 'httpNode', 'httpNodeBatching', 'n8nHelper', 'rawNoKeepAlive', 'raw'];
+const KINDS: LegKind[] = ['node', 'httpNode', 'raw'];
 
 function speedTable(all: Measured[], latencyMs: number): string {
 	const legs = all.filter((m) => plain(m) && m.latencyMs === latencyMs).map((m) => ({ m, ...m.result.spec }));
-	legs.sort((a, b) => a.items - b.items || KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || (a.concurrency ?? 0) - (b.concurrency ?? 0));
+	legs.sort((a, b) => a.items - b.items || KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
 	return table(
-		['Items', 'Client', 'Runs', 'Time (median)', 'Items/s', '÷ raw client at the same concurrency', '÷ HTTP Request node', 'Most in flight'],
-		legs.map(({ m, items, kind, concurrency }) => {
+		['Items', 'Client', 'Runs', 'Time (median)', 'Items/s', '÷ raw keep-alive client', '÷ HTTP Request node', 'Most in flight'],
+		legs.map(({ m, items, kind }) => {
 			const where = [int(items), clientName(m), String(m.result.reps.length)];
 			const value = rate(m);
 			if (value === undefined) return [...where, failed(m.result.problem), '', '', '', ''];
-			const raw = kind === 'raw' || concurrency === undefined ? undefined : rate(find(all, latencyMs, 'raw', items, concurrency));
+			const raw = kind === 'raw' ? undefined : rate(find(all, latencyMs, 'raw', items));
 			const http = kind === 'node' ? rate(find(all, latencyMs, 'httpNode', items)) : undefined;
 			const inFlight = Math.max(...m.result.reps.map((rep) => rep.maxInFlight));
 			return [...where, secs(time(m)), `**${perSecond(value)}**`, ratio(raw && value / raw), ratio(http && value / http), int(inFlight)];
@@ -70,13 +60,13 @@ function speedTable(all: Measured[], latencyMs: number): string {
 }
 
 /** A goal on two legs' items/s: `leg` ÷ `base` ≥ `target`. */
-function ratioGoal(goal: string, leg: Measured | undefined, base: Measured | undefined, target: number, note = ''): Goal {
+function ratioGoal(goal: string, leg: Measured | undefined, base: Measured | undefined, target: number): Goal {
 	const [a, b] = [rate(leg), rate(base)];
 	if (a === undefined || b === undefined) return { goal, run: 'not measured', met: undefined };
-	return { goal, run: `${(a / b).toFixed(3)}× (${perSecond(a)} vs ${perSecond(b)} items/s; ${secs(time(leg))} vs ${secs(time(base))})${note}`, ...against(a / b, target) };
+	return { goal, run: `${(a / b).toFixed(3)}× (${perSecond(a)} vs ${perSecond(b)} items/s; ${secs(time(leg))} vs ${secs(time(base))})`, ...against(a / b, target) };
 }
 
-function speedGoals(all: Measured[], prepare: PrepareResult[]): Goal[] {
+function speedGoals(all: Measured[]): Goal[] {
 	const goals: Goal[] = [];
 	const nodeLegs = all.filter((m) => plain(m) && m.result.spec.kind === 'node');
 	const vsHttp: Array<[number, number, string]> = [
@@ -91,24 +81,6 @@ function speedGoals(all: Measured[], prepare: PrepareResult[]): Goal[] {
 		const goal = `${latencyMs} ms, ${int(items)} items: this node at its defaults ${what}`;
 		goals.push(ratioGoal(goal, find(all, latencyMs, 'node', items), find(all, latencyMs, 'httpNode', items), target));
 	}
-	const pinned = nodeLegs.filter((m) => m.result.spec.concurrency !== undefined);
-	pinned.sort((a, b) => a.latencyMs - b.latencyMs || (a.result.spec.concurrency ?? 0) - (b.result.spec.concurrency ?? 0));
-	for (const m of pinned) {
-		const { items, concurrency: c } = m.result.spec;
-		const raw = find(all, m.latencyMs, 'raw', items, c);
-		const [rawRate, helper] = [rate(raw), rate(find(all, m.latencyMs, 'n8nHelper', items, c))];
-		const where = `${m.latencyMs} ms, ${int(items)} items: this node at Concurrency ${c}`;
-		// Beside the goal, n8n's request helper alone at the same concurrency (the node's only HTTP client), where measured.
-		const note = helper && rawRate ? `; n8n's request helper alone: ${(helper / rawRate).toFixed(3)}× the raw client` : '';
-		if (m.latencyMs === 100) goals.push(ratioGoal(`${where} ≥ ${GOALS.pinnedVsRaw}× the raw keep-alive client at ${c}`, m, raw, GOALS.pinnedVsRaw, note));
-		if (c === 20) goals.push(ratioGoal(`${where} ≥ ${GOALS.c20VsRaw}× the raw keep-alive client at 20`, m, raw, GOALS.c20VsRaw, note));
-	}
-	for (const r of prepare.filter((entry) => entry.mode === 'literal')) {
-		const expressions = prepare.find((entry) => entry.operation === r.operation && entry.mode === 'expressions');
-		const withExpressions = expressions ? `; with expressions ${us(expressions.wall.prepareUs)} µs` : '';
-		const run = `${us(r.wall.prepareUs)} µs (the node's own share ${us(r.wall.buildValidateUs)} µs${withExpressions})`;
-		goals.push({ goal: `${r.operation}: validation + build ≤ ${GOALS.prepareUs} µs per item (fixed values)`, run, ...against(r.wall.prepareUs, GOALS.prepareUs, true) });
-	}
 	const memory = all.find(({ latencyMs, result: { spec } }) => spec.memory && spec.kind === 'node' && spec.concurrency === undefined && latencyMs === 0)?.result;
 	if (memory) {
 		const goal = `0 ms, ${int(memory.spec.items)} items: peak RSS of this node at its defaults grows by ≤ ${GOALS.rssGrowthMb} MB`;
@@ -117,16 +89,6 @@ function speedGoals(all: Measured[], prepare: PrepareResult[]): Goal[] {
 		goals.push({ goal, run, ...against(growthMb, GOALS.rssGrowthMb, true) });
 	}
 	return goals;
-}
-
-function prepareTable(prepare: PrepareResult[]): string {
-	return table(
-		['Operation', 'Parameters', 'µs per item (median)', "of which n8n's `getNodeParameter`", "the node's own build + validate", 'CPU µs per item'],
-		prepare.map((r) => {
-			const parameters = r.mode === 'literal' ? 'fixed values' : '`{{ $json… }}` expressions';
-			return [r.operation, parameters, `**${us(r.wall.prepareUs)}**`, us(r.wall.readUs), us(r.wall.buildValidateUs), us(r.cpu.prepareUs)];
-		}),
-	);
 }
 
 function memoryTable(all: Measured[]): string {
@@ -144,56 +106,31 @@ function memoryTable(all: Measured[]): string {
 	);
 }
 
-function profileTable(all: Measured[]): string {
-	const legs = all.filter((m) => m.result.profile);
-	const share = (m: Measured, component: string) => m.result.profile?.find((entry) => entry.component === component)?.percent ?? 0;
-	const components = [...new Set(legs.flatMap((m) => (m.result.profile ?? []).map((entry) => entry.component)))];
-	components.sort((a, b) => share(legs[0], b) - share(legs[0], a));
-	return table(
-		['Component', ...legs.map((m) => `${clientName(m)} (${int(m.result.spec.items)} items, ${m.latencyMs} ms)`)],
-		components.map((component) => [component, ...legs.map((m) => `${share(m, component).toFixed(1)} %`)]),
-	);
-}
-
 function loadText(facts: Facts): string {
 	const during = facts.loadDuring.length ? `; at the start of each leg median ${median(facts.loadDuring).toFixed(2)}, highest ${Math.max(...facts.loadDuring).toFixed(2)}` : '';
 	const busy = facts.busyBefore > 0.2 ? ' Other work was running: absolute figures are lower and noisier than on an idle machine, ratios between legs less so.' : '';
 	return `CPU ${Math.round(facts.busyBefore * 100)} % busy in the 3 s before the start; 1-minute load average ${facts.loadBefore[0]?.toFixed(2)} before, ${facts.loadAfter[0]?.toFixed(2)} after${during}.${busy}`;
 }
 
-export function renderReport(facts: Facts, prepare: PrepareResult[], measured: Measured[], bursts: BurstResult[]): { console: string; markdown: string } {
-	const goals = goalTable([...limitGoals(measured, bursts), ...speedGoals(measured, prepare)]);
+export function renderReport(facts: Facts, measured: Measured[], bursts: BurstResult[]): { console: string; markdown: string } {
+	const goals = goalTable([...limitGoals(measured, bursts), ...speedGoals(measured)]);
 	// Title, what was measured (true whatever the figures), table.
 	const sections: Array<[string, string, string]> = [
 		[
 			'Throughput, sandbox answering at once (0 ms)',
 			`n8n-core's \`WorkflowExecute\` runs a source node, then the client measured; every item is one SMS send, its two fields read by expression.
-**This node**: SMS → Send SMS from dist/, at its defaults (adaptive, ${facts.adaptive.initial} → ${facts.adaptive.ceiling} in flight) or with Concurrency set.
+**This node**: SMS → Send SMS from dist/, at its defaults (adaptive, ${facts.adaptive.initial} → ${facts.adaptive.ceiling} in flight).
 **HTTP Request node**: n8n's own, in the same engine, with the same JSON body and a Header Auth credential. **Raw keep-alive client**:
-node:https with one keep-alive agent, the ceiling. Diagnostics: **n8n's request helper alone** (ready-made bodies through
-\`httpRequestWithAuthentication\`, the only HTTP client a community node may use) and the **raw client with a new connection per request**,
-as that helper makes. A leg whose items were not each delivered exactly once shows as failed.`,
+node:https with one keep-alive agent, the ceiling. A leg whose items were not each delivered exactly once shows as failed.`,
 			speedTable(measured, 0),
 		],
 		['Throughput, sandbox holding each answer 100 ms', '', speedTable(measured, 100)],
-		[
-			'Validating and building a request',
-			`Each operation's \`prepare\` per item in n8n's engine: read the parameters through n8n's \`getNodeParameter\`, build the request body,
-validate it; nothing is sent. Replaying only the \`getNodeParameter\` calls splits n8n's share from the node's own.`,
-			prepareTable(prepare),
-		],
 		[
 			'Memory',
 			`One run per row in a fresh process. Peak RSS is the higher of 20 ms samples and the kernel's high-water mark for the run; the baseline
 is taken after a warm-up run and a full garbage collection. "Heap retained" is the heap in use after another full collection once the
 run is over, its result still referenced, minus the same before.`,
 			memoryTable(measured),
-		],
-		[
-			'Where the CPU time goes',
-			`One run per column under V8's CPU profiler, sampled CPU time summed by whose code it was in (idle excluded). The profiler slows
-the run: only the shares mean anything.`,
-			profileTable(measured),
 		],
 	];
 	const limits: Array<[string, string]> = [['Rate limited: one execution', bulkTable(measured)], ['Rate limited: bursts through real n8n', burstTable(bursts)]];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { git, measuredLine } from '../release/measured';
 import type { measuredNow } from '../release/measured';
 import { N8N_VERSION } from '../n8n/lib/install';
-import type { BurstResult, LegResult, PrepareResult } from './common';
+import type { BurstResult, LegResult } from './common';
 import { HTTP_REQUEST_VERSION, N8N_NODE_MODULES, RATE_LIMIT_PER_SECOND, REPO_ROOT, median, timelineText } from './common';
 import { chartsOf } from './reportLimits';
 import type { Measured } from './report';
@@ -97,7 +97,6 @@ const CACHE_DIR = join(REPO_ROOT, '.cache', 'bench');
 interface Saved {
 	measured: ReturnType<typeof measuredNow>;
 	facts: Facts;
-	prepare: PrepareResult[];
 	results: Measured[];
 	bursts: BurstResult[];
 }
@@ -108,7 +107,7 @@ interface Saved {
  * and, measured now (`raw`), BENCHMARKS.json.
  */
 function report(saved: Saved, partial?: 'only' | 'quick', raw = true): string {
-	const { console: table, markdown } = renderReport(saved.facts, saved.prepare, saved.results, saved.bursts);
+	const { console: table, markdown } = renderReport(saved.facts, saved.results, saved.bursts);
 	console.log(table);
 	if (partial) {
 		writeFileSync(join(CACHE_DIR, `BENCHMARKS.${partial}.md`), markdown);
@@ -136,9 +135,9 @@ export function render(): void {
 
 /** A finished run: the raw figures first, so a report that fails to render loses nothing (see --render); then the report. */
 export function save(saved: Saved, partial: 'only' | 'quick' | undefined): void {
-	const { facts, prepare, results, bursts } = saved;
+	const { facts, results, bursts } = saved;
 	mkdirSync(CACHE_DIR, { recursive: true });
-	writeFileSync(join(CACHE_DIR, `${partial ?? 'results'}.json`), `${JSON.stringify({ facts, prepare, results, bursts }, null, 2)}\n`);
+	writeFileSync(join(CACHE_DIR, `${partial ?? 'results'}.json`), `${JSON.stringify({ facts, results, bursts }, null, 2)}\n`);
 	console.log('');
 	console.log(`${report(saved, partial)} (${facts.seconds} s in all).`);
 }

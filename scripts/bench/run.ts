@@ -3,7 +3,7 @@
  * local sandbox, and compared with n8n's own HTTP Request node and a raw keep-alive client.
  *
  * Not part of the tests. Every client configuration runs in a fresh child process (its
- * 1,000-item runs, then its 10,000-item runs), every memory and profile run in one of its own,
+ * 2,000-item runs, then its 10,000-item runs), every memory run in one of its own,
  * the sandbox in another (so client and service do not share an event loop); this process only
  * plans, collects and reports, one line a leg. Prints the tables and writes BENCHMARKS.md (and the
  * raw figures to .cache/bench/results.json, and for a full run beside it as BENCHMARKS.json).
@@ -16,8 +16,8 @@ import { measuredNow } from '../release/measured';
 import { ensureN8n } from '../n8n/lib/install';
 import { QUIET } from '../n8n/lib/process';
 import { LIMITER_SHAPES, RETRY_AFTER_STYLES } from '../../sandbox/rateLimit';
-import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, LegSpec, PrepareResult, ServiceSpec } from './common';
-import { HTTP_BATCH, RATE_LIMIT_PER_SECOND, errorText, forkTs, nextMessage, useTempN8nFolder } from './common';
+import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, LegSpec, ServiceSpec } from './common';
+import { RATE_LIMIT_PER_SECOND, errorText, forkTs, nextMessage, useTempN8nFolder } from './common';
 import type { Measured } from './report';
 import { burstLine, failedBurst } from './reportLimits';
 import { machineFacts, render, resultText, save } from './results';
@@ -33,11 +33,8 @@ const SERVICES: ServiceSpec[] = [
 		})),
 	),
 ];
-/** Pinned Options → Concurrency values measured (the default, unset, adapts). */
-const CONCURRENCIES = [1, 5, 10, 20];
 /** The pacing legs' item count. */
 const PACING_ITEMS = 2000;
-const SANDBOX_ALONE = [50, 200];
 /**
  * The burst legs (burst.ts): 300 one-item executions at once through real n8n's production
  * webhooks, against 20/s. One process on a fixed window; queue mode (Postgres + Redis) in each
@@ -60,8 +57,7 @@ const BURSTS: BurstSpec[] = [
 const QUICK = process.argv.includes('--quick');
 /**
  * `--only=TEXT`: only the legs whose description (as printed, e.g. "node defaults (adaptive) ·
- * latency 0 ms") contains TEXT; `|` separates alternatives; the alternative `prepare` also runs the
- * validation measurement. Writes only .cache/bench/only.*.
+ * latency 0 ms") contains TEXT; `|` separates alternatives. Writes only .cache/bench/only.*.
  */
 const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split('|');
 /**
@@ -82,20 +78,16 @@ const LEG_TIMEOUT_MS = 15 * 60_000;
 type Plan = Omit<LegInput, 'spec'> & { service: ServiceSpec; spec: Omit<LegInput['spec'], 'url'> };
 
 /** How a leg departs from the defaults: timed runs per item count (default REPS), at 10,000 items when fewer, warm-up items. */
-type PlanOptions = Pick<LegSpec, 'memory' | 'profile' | 'mayFail'> & { reps?: number; reps10k?: number; warmup?: number };
+type PlanOptions = Pick<LegSpec, 'memory' | 'mayFail'> & { reps?: number; reps10k?: number; warmup?: number };
 
 /**
  * Items of the untimed warm-up run: enough to load and JIT everything (a few seconds for the
  * engine legs without latency), at most about a third of a second of waiting on latency.
  */
 function warmupFor(kind: LegKind, concurrency: number | undefined, latencyMs: number): number {
-	if (kind === 'raw' || kind === 'rawNoKeepAlive') return latencyMs === 0 ? 2000 : Math.min(300, (concurrency ?? 1) * 3);
-	if (latencyMs === 0) return 1000;
+	if (latencyMs === 0) return kind === 'raw' ? 2000 : 1000;
 	return kind === 'httpNode' ? 300 : Math.min(300, (concurrency ?? 1) * 3);
 }
-
-/** With 100 ms latency a run is paced by concurrency ÷ latency: concurrency × 50 items take about 5 s. */
-const itemsAt100ms = (concurrency: number) => Math.min(1000, concurrency * 50);
 
 /** The legs, grouped by sandbox in the order of SERVICES. */
 function plan(): Plan[] {
@@ -119,49 +111,26 @@ function plan(): Plan[] {
 	};
 	const [at0, at100, ...rateLimited] = SERVICES;
 	const memory: PlanOptions = { memory: true, reps: 1, warmup: 20 };
-	const once: PlanOptions = { reps10k: 1 };
 	const target: PlanOptions = { reps: TARGET_REPS, reps10k: REPS };
 	// `undefined` concurrency: the node at its defaults (adaptive), as a new node has it.
 	const DEFAULTS = undefined;
 
-	// Sandbox answering at once: every client at 2,000 and 10,000 items. To keep the run time
-	// down, 10,000-item runs are repeated only for the legs the targets compare (the node at
-	// its defaults and at 20, the HTTP Request node at its defaults, the raw clients).
+	// Sandbox answering at once: this node, the HTTP Request node and the raw client (20 in flight)
+	// at 2,000 and 10,000 items; then each once more in a fresh process for its memory.
 	const both = [PACING_ITEMS, 10000];
 	add(at0, 'node', both, DEFAULTS, target);
-	for (const c of CONCURRENCIES) add(at0, 'node', both, c, c === 20 ? {} : once);
-	for (const c of CONCURRENCIES) add(at0, 'raw', both, c);
-	add(at0, 'rawNoKeepAlive', both, 20, once);
-	add(at0, 'n8nHelper', both, 20, once);
 	add(at0, 'httpNode', both, undefined, target);
-	// Batching paces by the clock (batchSize items every batchInterval ms) whatever the latency:
-	// 10,000 items would take 50 s a run, so it runs at 1,000 items only.
-	add(at0, 'httpNodeBatching', [1000]);
-	for (const c of SANDBOX_ALONE) add(at0, 'raw', [10000], c);
+	add(at0, 'raw', both, 20);
 	add(at0, 'node', [10000], DEFAULTS, memory);
 	add(at0, 'httpNode', [10000], undefined, memory);
 	add(at0, 'raw', [10000], 10, memory);
-	// Where the CPU time goes: one profiled run each (the profiler slows it; only the shares count).
-	const profile: PlanOptions = { profile: true, reps: 1 };
-	add(at0, 'node', [PACING_ITEMS], DEFAULTS, profile);
-	add(at0, 'n8nHelper', [PACING_ITEMS], 20, profile);
-	add(at0, 'httpNode', [PACING_ITEMS], undefined, profile);
 
-	// Sandbox holding each answer 100 ms: pinned concurrencies at concurrency × 50 items (about
-	// 5 s a run), the pacing legs (defaults, the ceiling 100, the HTTP Request node) at 2,000.
+	// Sandbox holding each answer 100 ms: the same three at 2,000 items, the raw client with 100 in
+	// flight (this node adapts up to 200; the HTTP Request node sends every item at once).
 	const pacing: PlanOptions = { ...target, warmup: 300 };
 	add(at100, 'node', [PACING_ITEMS], DEFAULTS, pacing);
-	for (const c of CONCURRENCIES) add(at100, 'node', [itemsAt100ms(c)], c);
-	add(at100, 'node', [PACING_ITEMS], 100, pacing);
-	for (const c of CONCURRENCIES) add(at100, 'raw', [itemsAt100ms(c)], c);
+	add(at100, 'httpNode', [PACING_ITEMS], undefined, target);
 	add(at100, 'raw', [PACING_ITEMS], 100, pacing);
-	add(at100, 'rawNoKeepAlive', [itemsAt100ms(20)], 20);
-	add(at100, 'n8nHelper', [itemsAt100ms(20)], 20);
-	// The ceiling for any node on n8n's request helper (this node's only client) at the highest Concurrency it allows.
-	add(at100, 'n8nHelper', [PACING_ITEMS], 100, pacing);
-	add(at100, 'httpNode', [...new Set([...CONCURRENCIES.map(itemsAt100ms), PACING_ITEMS])], undefined, target);
-	add(at100, 'httpNodeBatching', [1000]);
-	for (const c of SANDBOX_ALONE) add(at100, 'raw', [1000], c);
 	// At its defaults the HTTP Request node opens one connection per item, all at once.
 	add(at100, 'httpNode', [10000], undefined, memory);
 
@@ -178,14 +147,11 @@ function describe({ spec, service }: Plan): string {
 	const name = {
 		node: c === undefined ? 'node defaults (adaptive)' : `node c${c}`,
 		httpNode: 'HTTP Request (defaults)',
-		httpNodeBatching: `HTTP Request (batching ${HTTP_BATCH.batchSize}/${HTTP_BATCH.batchInterval} ms)`,
-		n8nHelper: `n8n request helper only c${c}`,
 		raw: `raw keep-alive c${c}`,
-		rawNoKeepAlive: `raw, new connection each c${c}`,
 	}[spec.kind];
 	const limit = service.rateLimit;
 	const where = limit ? `rate limited ${limit.perSecond}/s ${limit.shape}, Retry-After ${limit.retryAfter}` : `latency ${service.latencyMs} ms`;
-	return `${name} · ${where}${spec.memory ? ' · memory' : ''}${spec.profile ? ' · CPU profile' : ''}`;
+	return `${name} · ${where}${spec.memory ? ' · memory' : ''}`;
 }
 
 function describeBurst(spec: BurstSpec): string {
@@ -207,12 +173,7 @@ async function sandboxUrl(service: ServiceSpec): Promise<string> {
 }
 
 /** What the run collects: the 1-minute load average at the start of each leg, and every leg's results. */
-const run = { loadDuring: [] as number[], prepare: [] as PrepareResult[], results: [] as Measured[], bursts: [] as BurstResult[] };
-
-async function runPrepare(): Promise<string> {
-	run.prepare.push(...(await nextMessage(forkTs('prepare.ts', { quick: QUICK }), 'prepare', LEG_TIMEOUT_MS)).results);
-	return `${run.prepare.map((result) => `${result.operation} (${result.mode}) ${result.wall.prepareUs.toFixed(1)}`).join(' · ')} µs/item`;
-}
+const run = { loadDuring: [] as number[], results: [] as Measured[], bursts: [] as BurstResult[] };
 
 /** Runs one leg in its own process against its sandbox; its result line. */
 async function runLeg(leg: Plan): Promise<string> {
@@ -256,7 +217,6 @@ async function main(): Promise<void> {
 	}
 	const bursts = QUICK ? BURSTS.slice(0, 1 + LIMITER_SHAPES.length + 1) : BURSTS;
 	const legs: Array<readonly [string, () => Promise<string>]> = [
-		...(!ONLY || ONLY.includes('prepare') ? [['prepare: validating and building each request kind (no sending)', runPrepare] as const] : []),
 		...[...plan().map((leg) => [describe(leg), () => runLeg(leg)] as const), ...bursts.map((spec) => [describeBurst(spec), () => runBurst(spec)] as const)].filter(
 			([what]) => !ONLY || ONLY.some((text) => what.includes(text)),
 		),
@@ -275,7 +235,7 @@ async function main(): Promise<void> {
 	sandbox?.child.disconnect();
 	rmSync(n8nFolder, { recursive: true, force: true });
 	Object.assign(facts, { loadAfter: loadavg(), loadDuring: run.loadDuring, seconds: Math.round((Date.now() - started) / 1000) });
-	save({ measured, facts, prepare: run.prepare, results: run.results, bursts: run.bursts }, ONLY || NODE_ONLY ? 'only' : QUICK ? 'quick' : undefined);
+	save({ measured, facts, results: run.results, bursts: run.bursts }, ONLY || NODE_ONLY ? 'only' : QUICK ? 'quick' : undefined);
 }
 
 main().then(

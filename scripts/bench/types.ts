@@ -1,23 +1,15 @@
 /**
  * The shape of the bench's raw results (BENCHMARKS.json, .cache/bench/*.json): what each leg was
- * and what it measured. What a run, a memory run, a profile or a validation measurement gives is
- * typed where it is measured (leg.ts, profile.ts, prepare.ts), the machine's facts in results.ts.
+ * and what it measured. What a run or a memory run gives is typed where it is measured (leg.ts),
+ * the machine's facts in results.ts.
  */
 import type { LimiterShape, RetryAfterStyle } from '../../sandbox/rateLimit';
 import type { MemoryResult, RepResult } from './leg';
-import type { ProfileShare } from './profile';
 
 export type { LimiterShape, RetryAfterStyle };
 
-/**
- * node: our node in n8n's engine; httpNode / httpNodeBatching: n8n's HTTP Request node at its
- * defaults / with its batching option; n8nHelper: a bare node that only sends ready-made bodies
- * through n8n-core's httpRequestWithAuthentication, as our transport does (no expressions, no
- * validation: the ceiling for any node built on n8n's helpers); raw: node:https with a keep-alive
- * agent (the ceiling); rawNoKeepAlive: the same loop with a new agent per request, as n8n-core's
- * request helper does. The last three are diagnostics that split the gap between node and raw.
- */
-export type LegKind = 'node' | 'httpNode' | 'httpNodeBatching' | 'n8nHelper' | 'raw' | 'rawNoKeepAlive';
+/** node: our node in n8n's engine; httpNode: n8n's HTTP Request node; raw: node:https with a keep-alive agent (the ceiling). */
+export type LegKind = 'node' | 'httpNode' | 'raw';
 
 /** The sandbox a leg runs against: its latency and, for the rate-limited legs, its limit. */
 export interface ServiceSpec {
@@ -84,8 +76,6 @@ export interface LegSpec {
 	url: string;
 	/** Memory leg: one run in a fresh process, RSS sampled every 20 ms from before it starts. */
 	memory?: boolean;
-	/** Profile leg: one run with V8's CPU profiler on, reported as shares of CPU time by component. */
-	profile?: boolean;
 	/** The sandbox rate limits (429 beyond N a second): every item must still be delivered once. */
 	rateLimited?: boolean;
 	/** A client expected to lose items against a rate limit: its failures are measured, not a bench problem. */
@@ -102,9 +92,6 @@ export interface LegResult {
 	spec: LegSpec;
 	reps: RepResult[];
 	memory?: MemoryResult;
-	profile?: ProfileShare[];
 	/** Set when a rep failed or the sandbox saw something other than one delivery per item. */
 	problem?: string;
 }
-
-export type { PrepareResult } from './prepare';
