@@ -17,7 +17,7 @@ export interface Measured {
 	result: LegResult;
 }
 
-/** The package's own speed, cost and memory goals (worded in speedGoals). */
+/** The package's own speed and memory goals (worded in speedGoals). */
 const GOALS = { defaultsVsHttpAt0: 1, defaultsVsHttpAt100: 0.8, rssGrowthMb: 150 };
 
 /** Items/s: one decimal below 100, where whole numbers would hide the differences the goals compare. */
