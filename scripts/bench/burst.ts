@@ -65,7 +65,7 @@ function burstWorkflows(sandboxUrl: string): Array<{ client: Client; workflow: E
 	const node = {
 		type: NODE_TYPE,
 		typeVersion: 1,
-		parameters: nodeParameters(undefined, '$json.body'),
+		parameters: nodeParameters('$json.body'),
 		credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
 	};
 	return [

@@ -61,14 +61,14 @@ const messageExpression = (from: ItemFields) =>
 /** The sending n8n process named at the end of a burst message, if any. */
 export const senderOf = (rawBody: string) => /\[([\w -]+)\]"/.exec(rawBody)?.[1];
 
-/** Our node: SMS → Send SMS, fields from the item by expression, the Options given. */
-export function nodeParameters(concurrency: number | undefined, from: ItemFields = '$json'): INodeParameters {
+/** Our node at its defaults (no Options): SMS → Send SMS, fields from the item by expression. */
+export function nodeParameters(from: ItemFields = '$json'): INodeParameters {
 	return {
 		resource: 'sms',
 		operation: 'send',
 		phoneNumber: `={{ ${from}.phone }}`,
 		message: messageExpression(from),
-		options: concurrency === undefined ? {} : { concurrency },
+		options: {},
 	};
 }
 

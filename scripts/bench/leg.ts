@@ -94,7 +94,7 @@ function rawClient(url: string, concurrency: number): Send {
 }
 
 const senders: Record<Spec['kind'], (spec: Spec) => Send | Promise<Send>> = {
-	node: (spec) => engineSend(spec, nodeParameters(spec.concurrency)),
+	node: (spec) => engineSend(spec, nodeParameters()),
 	httpNode: (spec) => engineSend(spec, httpNodeParameters(spec.url), httpRequestNode),
 	raw: (spec) => rawClient(spec.url, spec.concurrency ?? 1),
 };

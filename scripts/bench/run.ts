@@ -84,9 +84,9 @@ type PlanOptions = Pick<LegSpec, 'memory' | 'mayFail'> & { reps?: number; reps10
  * Items of the untimed warm-up run: enough to load and JIT everything (a few seconds for the
  * engine legs without latency), at most about a third of a second of waiting on latency.
  */
-function warmupFor(kind: LegKind, concurrency: number | undefined, latencyMs: number): number {
+function warmupFor(kind: LegKind, latencyMs: number): number {
 	if (latencyMs === 0) return kind === 'raw' ? 2000 : 1000;
-	return kind === 'httpNode' ? 300 : Math.min(300, (concurrency ?? 1) * 3);
+	return 300;
 }
 
 /** The legs, grouped by sandbox in the order of SERVICES. */
@@ -102,7 +102,7 @@ function plan(): Plan[] {
 			})),
 			spec: {
 				kind,
-				warmup: Math.round((warmup ?? warmupFor(kind, concurrency, service.latencyMs)) * (QUICK ? 0.5 : 1)),
+				warmup: Math.round((warmup ?? warmupFor(kind, service.latencyMs)) * (QUICK ? 0.5 : 1)),
 				...(concurrency === undefined ? {} : { concurrency }),
 				...flags,
 				...(service.rateLimit ? { rateLimited: true } : {}),
@@ -145,7 +145,7 @@ function plan(): Plan[] {
 function describe({ spec, service }: Plan): string {
 	const c = spec.concurrency;
 	const name = {
-		node: c === undefined ? 'node defaults (adaptive)' : `node c${c}`,
+		node: 'node defaults (adaptive)',
 		httpNode: 'HTTP Request (defaults)',
 		raw: `raw keep-alive c${c}`,
 	}[spec.kind];

@@ -67,7 +67,7 @@ export interface BurstResult {
 /** One measured configuration: a client, a concurrency and an item count. */
 export interface LegSpec {
 	kind: LegKind;
-	/** Our node's Concurrency option (undefined: its default), or the other clients' concurrency. */
+	/** The raw client's requests in flight (the two nodes run at their defaults). */
 	concurrency?: number;
 	items: number;
 	reps: number;
