@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# End-to-end checks of the package in real n8n (see docs/running-in-n8n.md), on three n8n lines:
-#   - 2.8.4 (Node 20): installed-package, AI-agent, human review (an AI Agent's tool call gated by
-#     the node's human-review tool), send-and-wait (also in queue mode, across a
-#     restart), send-once / Dry Run / Retry On
-#     Fail (regular and queue mode), credential, self-hosted service, browser (editor) and
-#     queue-mode checks (Postgres, 2 workers, a burst of production-webhook executions);
+# End-to-end checks of the package in real n8n (see docs/running-in-n8n.md), on three n8n lines,
+# through scripts/n8n/run-checks.ts: the single-instance checks of a version share one n8n, its
+# queue checks one queue-mode set-up, and each check passes or fails on its own.
+#   - 2.8.4 (Node 20): installed package, credential test, self-hosted service, AI agent, human
+#     review, send-and-wait, send-once / Dry Run / Retry On Fail, the editor in Chromium; in queue
+#     mode (Postgres, main + 2 workers) a burst of production-webhook executions, send-and-wait
+#     across a restart, send-once / Retry On Fail on workers;
 #   - 1.123.x, the newest 1.x (Node 20, legacy expression engine), and the newest 2.x
 #     (N8N_NEWEST_VERSION below; Node 24 from the npm registry, its default expression engine):
-#     installed-package, AI-agent, send-and-wait, send-once / Dry Run / Retry On Fail and
-#     self-hosted service checks; on the newest
-#     2.x also the human-review and queue-mode checks (n8n 1.x makes no human-review tool).
+#     the same single-instance checks but the editor; on the newest 2.x also the queue checks.
 # Works on a fresh clone, unattended (CI=true, no stdin). Installs chromium, redis-server and
 # postgresql with apt only when missing, each n8n version into .cache/n8n-<version>/ only when
 # missing (about 4-8 minutes each, once; 1.123.x and the newest 2.x install in the background
-# while the 2.8.4 checks run).
-# Each step prints its elapsed seconds; every check runs even if an earlier one failed, and the
+# while the 2.8.4 checks run). `--install-only` installs them all and stops (.ci/run starts it in
+# the background while the unit tests run).
+# Each step prints its elapsed seconds; every step runs even if an earlier one failed, and the
 # script exits non-zero if any failed.
 set -euo pipefail
 
@@ -24,7 +24,7 @@ export DEBIAN_FRONTEND=noninteractive
 exec </dev/null
 
 TSX=./node_modules/.bin/tsx
-STEP_TIMEOUT="${STEP_TIMEOUT:-900}"
+STEP_TIMEOUT="${STEP_TIMEOUT:-2400}"
 # The n8n every check runs on, and the two other lines the package is proven on.
 N8N_MAIN_VERSION=2.8.4
 N8N_COMPAT_VERSION=1.123.x
@@ -35,6 +35,14 @@ N8N_COMPAT_VERSION=1.123.x
 N8N_NEWEST_VERSION=2.41.1
 export N8N_VERSION="${N8N_MAIN_VERSION}"
 script_started=$SECONDS
+
+if [[ "${1:-}" == "--install-only" ]]; then
+	bash scripts/system-packages.sh chromium redis-server postgresql
+	for version in "${N8N_MAIN_VERSION}" "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}"; do
+		N8N_VERSION="${version}" "${TSX}" scripts/n8n/install-n8n.ts || echo "n8n ${version}: install failed (the checks will try again)"
+	done
+	exit 0
+fi
 failed=()
 summary=()
 
@@ -106,16 +114,11 @@ echo "::: n8n ${N8N_MAIN_VERSION} install (.cache/)"
 "${TSX}" scripts/n8n/install-n8n.ts
 echo "::: n8n ${N8N_MAIN_VERSION} install: $((SECONDS - started)) s"
 
-run_step "installed-package check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-installed-package.ts
-run_step "credential check" "${TSX}" scripts/n8n/check-credential-test.ts
-run_step "self-hosted service check (Allow Plain HTTP, Ignore SSL Issues: sends, through a proxy, credential test)" "${TSX}" scripts/n8n/check-self-hosted.ts
-run_step "browser check" "${TSX}" scripts/n8n/check-editor.ts
-run_step "queue-mode check (Postgres, main + 2 workers, ${BURST_SIZE:-300}-webhook burst)" "${TSX}" scripts/n8n/check-queue-mode.ts
-run_step "AI-agent check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-ai-agent.ts
-run_step "human-review check, n8n ${N8N_MAIN_VERSION} (AI Agent tool call approved / declined over SMS)" "${TSX}" scripts/n8n/check-human-review.ts
-run_step "send-and-wait check, n8n ${N8N_MAIN_VERSION}" "${TSX}" scripts/n8n/check-send-and-wait.ts
-run_step "send-and-wait in queue mode, n8n ${N8N_MAIN_VERSION} (Postgres, 2 workers, restart, 100 answers at once)" "${TSX}" scripts/n8n/check-send-and-wait-queue.ts
-run_step "send-once, dry-run and Retry On Fail check (regular, and queue mode on Postgres)" "${TSX}" scripts/n8n/check-send-once.ts
+# The checks every line runs on one n8n (the editor only on 2.8.4), and the queue-mode ones.
+CHECKS=(installed-package credential-test self-hosted ai-agent human-review send-and-wait send-once)
+QUEUE_CHECKS=(queue-mode send-and-wait-queue send-once-queue)
+run_step "checks on one n8n ${N8N_MAIN_VERSION}: ${CHECKS[*]} editor" "${TSX}" scripts/n8n/run-checks.ts "${CHECKS[@]}" editor
+run_step "queue-mode checks, n8n ${N8N_MAIN_VERSION} (Postgres, main + 2 workers): ${QUEUE_CHECKS[*]}" "${TSX}" scripts/n8n/run-checks.ts "${QUEUE_CHECKS[@]}"
 
 # The other lines: their checks run only if their install worked (the wait is the rest of the
 # install not hidden behind the 2.8.4 checks).
@@ -123,18 +126,10 @@ for version in "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}"; do
 	failures_before=${#failed[@]}
 	run_step "n8n ${version} install (.cache/; wait for the background install)" await_install "${version}"
 	if ((${#failed[@]} == failures_before)); then
-		run_step "installed-package check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-installed-package.ts
-		run_step "AI-agent check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-ai-agent.ts
-		run_step "send-and-wait check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-send-and-wait.ts
-		run_step "send-once, dry-run and Retry On Fail check, n8n ${version} (regular mode)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-send-once.ts --only=regular
-		# Whether Ignore SSL Issues reaches a connection tunnelled through a proxy depends on the n8n release.
-		run_step "self-hosted service check, n8n ${version}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-self-hosted.ts
+		run_step "checks on one n8n ${version}: ${CHECKS[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${CHECKS[@]}"
 		# Users who scale out and update run the newest 2.x on Postgres: queue mode there too.
-		# Human review for AI agents exists from n8n 2.x on only.
 		if [[ "${version}" == "${N8N_NEWEST_VERSION}" ]]; then
-			run_step "human-review check, n8n ${version} (AI Agent tool call approved / declined over SMS)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-human-review.ts
-			run_step "queue-mode check, n8n ${version} (Postgres, main + 2 workers, ${BURST_SIZE:-300}-webhook burst)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-queue-mode.ts
-			run_step "send-and-wait in queue mode, n8n ${version} (Postgres, 2 workers, restart, 100 answers at once)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-send-and-wait-queue.ts
+			run_step "queue-mode checks, n8n ${version} (Postgres, main + 2 workers): ${QUEUE_CHECKS[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${QUEUE_CHECKS[@]}"
 		fi
 	fi
 done

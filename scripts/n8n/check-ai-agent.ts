@@ -23,13 +23,14 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { findAnswerLink } from '../../sandbox/server';
-import { runCheck } from './lib/check';
+import type { Check, CheckContext } from './lib/check';
+import { runIfMain } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
 import { codeItems, editorFromAi, manualTrigger, MEDIA_RECIPIENT, readExampleWorkflow, toolNode, workflowFixture } from './lib/examples';
-import { CACHE_DIR, N8N_MAJOR } from './lib/install';
+import { CACHE_DIR, N8N_MAJOR, N8N_VERSION } from './lib/install';
 import { FINISHED, MANUAL_TRIGGER } from './lib/n8n';
 import type { ScriptedCall, ToolDefinition } from './lib/openaiStandIn';
-import { chatModelNode, launchWithStandIn } from './lib/openaiStandIn';
+import { chatModelNode, useStandIn } from './lib/openaiStandIn';
 import { answerAsPerson, COMBINED_PATH, SMS_PATH, smsOf, WA_MESSAGE_PATH } from './lib/sandbox';
 import { step } from './lib/stack';
 
@@ -149,19 +150,24 @@ const ASK_WORKFLOW = workflowFixture(
 	],
 );
 
-runCheck('AI-agent check', async ({ sandbox, verify }) => {
+const VALID = agentWorkflow('mcnAiCheckValid1', 'AI check: valid sends', [
+	'[sms-ok] Tell +6281234567890 by SMS that order INV-7 has shipped.',
+	'[media-ok] Send the INV-7 invoice PDF to the customer.',
+	'[failover-ok] Send login code 482913 by chat, with SMS as fallback.',
+]);
+const INVALID = agentWorkflow('mcnAiCheckBad001', 'AI check: invalid arguments', [
+	'[sms-invalid] Text the German number.',
+	'[template-invalid] Send the order update to the caller.',
+	'[media-invalid] Send the invoice over plain http.',
+]);
+
+type StandIn = Awaited<ReturnType<typeof useStandIn>>['standIn'];
+
+async function body({ sandbox, stack: { client }, verify }: CheckContext, standIn: StandIn): Promise<void> {
 	sandbox.startChat(MEDIA_RECIPIENT);
-	const valid = agentWorkflow('mcnAiCheckValid1', 'AI check: valid sends', [
-		'[sms-ok] Tell +6281234567890 by SMS that order INV-7 has shipped.',
-		'[media-ok] Send the INV-7 invoice PDF to the customer.',
-		'[failover-ok] Send login code 482913 by chat, with SMS as fallback.',
-	]);
-	const invalid = agentWorkflow('mcnAiCheckBad001', 'AI check: invalid arguments', [
-		'[sms-invalid] Text the German number.',
-		'[template-invalid] Send the order update to the caller.',
-		'[media-invalid] Send the invoice over plain http.',
-	]);
-	const { standIn, client } = await launchWithStandIn(sandbox, 'ai-agent', CALLS, [EXAMPLE, valid, invalid, ASK_WORKFLOW]);
+	// The stand-in may have served other checks of this run before: only what it hears from here on counts.
+	const chatsAtStart = standIn.requests.length;
+	const resultsAtStart = standIn.toolResults().length;
 
 	/** Runs a workflow; what reached the sandbox and the tool results the model read meanwhile. */
 	const run = async (label: string, workflow: ExampleWorkflow) => {
@@ -184,7 +190,7 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 	verify(templateResult.length === 1 && templateResult[0].content.includes('"success"'), '(a) the model read the service answer ("success") as the tool result', templateResult);
 
 	// (a) SMS, media, failover.
-	const sends = await run('run the valid SMS, media and failover prompts', valid);
+	const sends = await run('run the valid SMS, media and failover prompts', VALID);
 	verify(sends.execution.status === 'success', `valid sends: execution ${sends.execution.id} succeeded`, sends.execution.data.resultData.error);
 	const expected = [
 		{ path: SMS_PATH, body: { phone_number: SMS_RECIPIENT, message: 'Your order INV-7 has shipped.' } },
@@ -205,7 +211,7 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 	verify(sends.results.length === 3 && sends.results.every((result) => result.content.includes('"success"')), '(a) each tool result the model read says "success"', sends.results);
 
 	// (b) invalid arguments: the model reads what to fix, the run goes on, nothing is sent.
-	const bad = await run('run the invalid-argument prompts', invalid);
+	const bad = await run('run the invalid-argument prompts', INVALID);
 	verify(
 		bad.execution.status === 'success',
 		`(b) invalid arguments: execution ${bad.execution.id} succeeded (the agent run went on)`,
@@ -228,13 +234,14 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 	verify(media.includes('argument "media_url"') && /https/.test(media), '(b) media: names argument "media_url" and the https rule', media);
 
 	// (c) the tool definitions the model was given.
-	const definitions = [...new Map(standIn.requests.flatMap((body) => body.tools ?? []).map((tool): [string, ToolDefinition] => [tool.function.name, tool])).values()];
+	const tools = () => standIn.requests.slice(chatsAtStart).flatMap((body) => body.tools ?? []);
+	const definitions = [...new Map(tools().map((tool): [string, ToolDefinition] => [tool.function.name, tool])).values()];
 	mkdirSync(ARTIFACTS, { recursive: true });
 	writeFileSync(join(ARTIFACTS, 'ai-agent-tool-definitions.json'), `${JSON.stringify(definitions, null, 2)}\n`);
-	writeFileSync(join(ARTIFACTS, 'ai-agent-tool-results.json'), `${JSON.stringify(standIn.toolResults(), null, 2)}\n`);
+	writeFileSync(join(ARTIFACTS, 'ai-agent-tool-results.json'), `${JSON.stringify(standIn.toolResults().slice(resultsAtStart), null, 2)}\n`);
 	console.log(`  (tool definitions and the tool results the model read saved in ${ARTIFACTS})`);
 	/** A tool's definition as the model received it, from every request so far ((d) adds a tool). */
-	const definition = (name: string) => standIn.requests.flatMap((body) => body.tools ?? []).find((tool) => tool.function.name === name)?.function;
+	const definition = (name: string) => tools().find((tool) => tool.function.name === name)?.function;
 	verify(definitions.length === 4, `(c) the model was given 4 tools: ${definitions.map((tool) => tool.function.name).join(', ')}`);
 	const rules: Array<[string, RegExp[]]> = [
 		['Send_SMS', [/E\.164/, /\+62/, /leading \+/]],
@@ -277,4 +284,14 @@ runCheck('AI-agent check', async ({ sandbox, verify }) => {
 	verify(sandbox.requests.length === before + 1, '(d) nothing else was sent', sandbox.requests.slice(before).map((request) => request.body));
 	const asking = definition('Ask_the_manager')?.description ?? '';
 	verify(/waits for the answer/.test(asking) && /approved true or false/.test(asking), '(d) the tool’s description said that the call waits for the answer', asking);
-});
+}
+
+export const aiAgentCheck: Check = {
+	name: `AI-agent check, n8n ${N8N_VERSION}`,
+	prepare: async () => {
+		const { standIn, credential } = await useStandIn(CALLS);
+		return { credentials: [credential], workflows: [EXAMPLE, VALID, INVALID, ASK_WORKFLOW], run: async (context) => await body(context, standIn) };
+	},
+};
+
+runIfMain(module, aiAgentCheck);

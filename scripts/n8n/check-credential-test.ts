@@ -9,14 +9,14 @@
  *
  *   npx tsx scripts/n8n/check-credential-test.ts     (after `npm run build`)
  */
-import { runCheck } from './lib/check';
+import type { Check, CheckContext } from './lib/check';
+import { runIfMain } from './lib/check';
 import { sandboxCredential } from './lib/examples';
 import { freePort } from './lib/process';
-import { launch, step } from './lib/stack';
+import { step } from './lib/stack';
 
-runCheck('credential check', async ({ sandbox, expect }) => {
+async function body({ sandbox, stack, expect }: CheckContext): Promise<void> {
 	const credential = sandboxCredential(sandbox.url, sandbox.apiKey);
-	const stack = await launch({ label: 'credential', credentials: [credential] });
 
 	await step('right key', async () => {
 		const before = sandbox.requests.length;
@@ -43,4 +43,8 @@ runCheck('credential check', async ({ sandbox, expect }) => {
 		const verdict = await stack.client.testCredential({ ...credential, data: { ...credential.data, baseUrl: 'http://notification.example.com' } });
 		expect(verdict.status === 'Error' && /https/.test(verdict.message), `non-loopback http:// Base URL → Error ("${verdict.message}")`, verdict);
 	});
-});
+}
+
+export const credentialCheck: Check = { name: 'credential check', prepare: () => ({ run: body }) };
+
+runIfMain(module, credentialCheck);

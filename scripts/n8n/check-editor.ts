@@ -14,12 +14,13 @@
  */
 import type { Tab } from './lib/browser';
 import { Editor, inTab, isOn } from './lib/browser';
-import { runCheck } from './lib/check';
+import type { Check, CheckContext } from './lib/check';
+import { runIfMain } from './lib/check';
 import { walkSendAndWait, walkUserPaths } from './lib/editorWalk';
 import { loadExamples, MEDIA_RECIPIENT } from './lib/examples';
 import { CREDENTIAL_TYPE } from './lib/install';
 import { newRequests, SMS_PATH, startSandbox, untilQuiet } from './lib/sandbox';
-import { launch, step } from './lib/stack';
+import { step } from './lib/stack';
 
 const TEMPLATE = ['templateName', 'languageCode', 'componentsInputMode'];
 const COMPONENTS = ['bodyParameters', 'headerImageUrl', 'quickReplyButtons', 'urlButton'];
@@ -31,10 +32,9 @@ const ALL = ['from', 'to', ...TEMPLATE, ...COMPONENTS, ...MEDIA, 'caption', ...S
 /** A whole form: these fields show and every other one of ALL is hidden. */
 const only = (...shown: string[]): [string[], string[]] => [shown, ALL.filter((name) => !shown.includes(name))];
 
-runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
+async function body({ sandbox, stack, expect }: CheckContext): Promise<void> {
 	// A second service, on plain http, for the credential dialog's Allow Plain HTTP.
 	const plain = await startSandbox({ port: 0, quiet: true, plainHttp: true });
-	const stack = await launch({ label: 'editor', sandbox, workflows: loadExamples().map((example) => example.workflow) });
 	sandbox.startChat(MEDIA_RECIPIENT);
 	const editor = await step('start Chromium and sign in', async () => await Editor.start(stack, { sandbox, expect }));
 	try {
@@ -133,4 +133,13 @@ runCheck('browser check (n8n editor)', async ({ sandbox, expect }) => {
 		await editor.browser.close();
 		await plain.stop();
 	}
-});
+}
+
+export const editorCheck: Check = {
+	name: 'browser check (n8n editor)',
+	// A node added in the editor takes a credential of its type: the sandbox's must be the only one.
+	alone: true,
+	prepare: () => ({ workflows: loadExamples().map((example) => example.workflow), run: body }),
+};
+
+runIfMain(module, editorCheck);

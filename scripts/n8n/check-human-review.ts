@@ -39,13 +39,14 @@
 import { isDeepStrictEqual } from 'node:util';
 
 import { findAnswerLink } from '../../sandbox/server';
-import { runCheck } from './lib/check';
+import type { Check, CheckContext } from './lib/check';
+import { runIfMain } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
 import { editorFromAi, manualTrigger, packageNode, toolNode, workflowFixture } from './lib/examples';
 import { installedN8nVersion, N8N_MAJOR, N8N_VERSION, NODE_TYPE } from './lib/install';
 import { FINISHED, firstJson, MANUAL_TRIGGER } from './lib/n8n';
 import type { ScriptedCall } from './lib/openaiStandIn';
-import { chatModelNode, launchWithStandIn } from './lib/openaiStandIn';
+import { chatModelNode, useStandIn } from './lib/openaiStandIn';
 import { answerAsPerson, requestsTo, SMS_PATH, smsOf } from './lib/sandbox';
 import { step } from './lib/stack';
 
@@ -100,8 +101,9 @@ function gatedWorkflow(id: string, prompt: string): ExampleWorkflow {
 const APPROVE_WORKFLOW = gatedWorkflow('mcnHumanReview01', '[refund-approve] Tell the customer +6281234567890 that the refund for order 42 is on its way.');
 const DECLINE_WORKFLOW = gatedWorkflow('mcnHumanReview02', '[refund-decline] Tell the customer +6281234567890 that the refund for order 43 is on its way.');
 
-runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
-	const { standIn, client } = await launchWithStandIn(sandbox, 'human-review', CALLS, N8N_MAJOR < 2 ? [] : [APPROVE_WORKFLOW, DECLINE_WORKFLOW]);
+type StandIn = Awaited<ReturnType<typeof useStandIn>>['standIn'];
+
+async function body({ sandbox, stack: { client }, expect }: CheckContext, standIn: StandIn): Promise<void> {
 
 	// (a) the node types n8n offers.
 	const types = await client.types('nodes');
@@ -209,4 +211,14 @@ runCheck(`human-review check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) =
 	console.log(`  (what the model read as the tool's result: ${declined.toolResults[0]?.content ?? 'nothing'})`);
 	expect(declined.chats.length === 2, '(c) the model was asked twice: its tool call, then its answer to the rejection', declined.chats.length);
 	expect(declined.agentOutput.includes('User rejected the tool call'), '(c) the agent finished with that answer', declined.agentOutput);
-});
+}
+
+export const humanReviewCheck: Check = {
+	name: `human-review check, n8n ${N8N_VERSION}`,
+	prepare: async () => {
+		const { standIn, credential } = await useStandIn(CALLS);
+		return { credentials: [credential], workflows: N8N_MAJOR < 2 ? [] : [APPROVE_WORKFLOW, DECLINE_WORKFLOW], run: async (context) => await body(context, standIn) };
+	},
+};
+
+runIfMain(module, humanReviewCheck);

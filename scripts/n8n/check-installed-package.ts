@@ -16,11 +16,12 @@ import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
-import { runCheck } from './lib/check';
+import type { Check, CheckContext } from './lib/check';
+import { runIfMain } from './lib/check';
 import { loadExamples, MEDIA_RECIPIENT, runExample } from './lib/examples';
 import { CREDENTIAL_TYPE, installedN8nVersion, makeTempDir, N8N_DIR, N8N_VERSION, NODE_TYPE, PACKAGE_NAME, REPO_ROOT } from './lib/install';
 import { COMBINED_PATH, requestsTo, smsOf, WA_MESSAGE_PATH } from './lib/sandbox';
-import { launch, step } from './lib/stack';
+import { step } from './lib/stack';
 
 /** Logs every `require('zod')` or `require('zod/…')` made from inside our installed package, with where it resolved. */
 const ZOD_PROBE = `'use strict';
@@ -53,20 +54,8 @@ const EXPECTED_TEMPLATE_BODY = {
 	},
 };
 
-runCheck(`installed-package check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
-	const probeDir = makeTempDir('zod-probe');
-	const probeFile = join(probeDir, 'zod-probe.cjs');
-	const probeLog = join(probeDir, 'zod-resolutions.jsonl');
-	writeFileSync(probeFile, ZOD_PROBE);
-	writeFileSync(probeLog, '');
-
+async function body({ sandbox, stack, expect }: CheckContext, probeLog: string): Promise<void> {
 	const examples = loadExamples();
-	const stack = await launch({
-		label: 'installed',
-		sandbox,
-		workflows: examples.map((example) => example.workflow),
-		extraEnv: { NODE_OPTIONS: `--require ${probeFile}`, MCN_ZOD_PROBE_LOG: probeLog },
-	});
 
 	await step('n8n version', async () => {
 		const version = installedN8nVersion();
@@ -132,4 +121,23 @@ runCheck(`installed-package check, n8n ${N8N_VERSION}`, async ({ sandbox, expect
 		const zodVersion = (JSON.parse(readFileSync(join(N8N_DIR, 'node_modules', 'zod', 'package.json'), 'utf8')) as { version: string }).version;
 		console.log(`    n8n's zod is ${zodVersion}`);
 	});
-});
+}
+
+export const installedPackageCheck: Check = {
+	name: `installed-package check, n8n ${N8N_VERSION}`,
+	prepare: () => {
+		// A resolve hook preloaded into n8n logs where each require of zod from the package lands.
+		const probeDir = makeTempDir('zod-probe');
+		const probeFile = join(probeDir, 'zod-probe.cjs');
+		const probeLog = join(probeDir, 'zod-resolutions.jsonl');
+		writeFileSync(probeFile, ZOD_PROBE);
+		writeFileSync(probeLog, '');
+		return {
+			workflows: loadExamples().map((example) => example.workflow),
+			env: { NODE_OPTIONS: `--require ${probeFile}`, MCN_ZOD_PROBE_LOG: probeLog },
+			run: async (context) => await body(context, probeLog),
+		};
+	},
+};
+
+runIfMain(module, installedPackageCheck);

@@ -22,14 +22,15 @@ import { readFileSync } from 'node:fs';
 
 import { startRecordingProxy } from '../../sandbox/proxy';
 import { makeTlsFiles } from '../../sandbox/tls';
-import { runCheck } from './lib/check';
+import type { Check, CheckContext } from './lib/check';
+import { runIfMain } from './lib/check';
 import { manualTrigger, packageNode, workflowFixture } from './lib/examples';
 import { CREDENTIAL_TYPE, N8N_VERSION } from './lib/install';
 import type { CredentialFixture, N8nClient } from './lib/n8n';
 import { firstJson } from './lib/n8n';
 import { removeOnExit } from './lib/process';
 import { startSandbox } from './lib/sandbox';
-import { launch, step } from './lib/stack';
+import { step } from './lib/stack';
 
 function credential(id: string, name: string, data: CredentialFixture['data']): CredentialFixture {
 	return { id, name, type: CREDENTIAL_TYPE, data };
@@ -52,7 +53,8 @@ async function sent(client: N8nClient, workflowId: string): Promise<{ ok: boolea
 	return { ok: execution.status === 'success' && firstJson(execution, 'Send')?.message === 'success', status: execution.status, error: run?.error?.description ?? run?.error?.message };
 }
 
-runCheck('self-hosted services check', async ({ expect }) => {
+/** The two services, their credentials and the proxy, started before n8n (the credentials name their URLs). */
+async function services() {
 	const files = makeTlsFiles();
 	removeOnExit(files.dir);
 	const plain = await startSandbox({ port: 0, quiet: true, plainHttp: true });
@@ -64,14 +66,11 @@ runCheck('self-hosted services check', async ({ expect }) => {
 		baseUrl: untrusted.url.replace('127.0.0.1', 'localhost'),
 		ignoreSslIssues: true,
 	});
-	const proxy = await startRecordingProxy();
+	return { plain, untrusted, http, insecure, proxied, proxy: await startRecordingProxy() };
+}
+
+async function body({ stack: { client }, expect }: CheckContext, { plain, untrusted, http, insecure, proxied, proxy }: Awaited<ReturnType<typeof services>>): Promise<void> {
 	const targets = () => proxy.connects.map((opened) => opened.target);
-	const { client } = await launch({
-		label: 'self-hosted',
-		credentials: [http, insecure, proxied],
-		workflows: [smsWorkflow('selfHostedHttp01', http), smsWorkflow('selfHostedTls001', insecure), smsWorkflow('selfHostedTls002', proxied)],
-		extraEnv: { HTTPS_PROXY: proxy.url, NO_PROXY: '127.0.0.1' },
-	});
 	/** n8n's credential test of the stored credential with `change` applied, as the editor tests unsaved edits. */
 	const test = async (fixture: CredentialFixture, change: Record<string, boolean> = {}) => await client.testCredential({ ...fixture, data: { ...fixture.data, ...change } });
 
@@ -125,4 +124,21 @@ runCheck('self-hosted services check', async ({ expect }) => {
 		}
 	});
 	await proxy.stop();
-});
+}
+
+export const selfHostedCheck: Check = {
+	name: `self-hosted services check, n8n ${N8N_VERSION}`,
+	prepare: async () => {
+		const started = await services();
+		const { http, insecure, proxied, proxy } = started;
+		return {
+			credentials: [http, insecure, proxied],
+			workflows: [smsWorkflow('selfHostedHttp01', http), smsWorkflow('selfHostedTls001', insecure), smsWorkflow('selfHostedTls002', proxied)],
+			// NO_PROXY keeps every other check's service (on 127.0.0.1) direct.
+			env: { HTTPS_PROXY: proxy.url, NO_PROXY: '127.0.0.1' },
+			run: async (context) => await body(context, started),
+		};
+	},
+};
+
+runIfMain(module, selfHostedCheck);

@@ -22,19 +22,18 @@ import { cpus, loadavg } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 
 import type { CheckContext } from './lib/check';
-import { runCheck } from './lib/check';
+import { QUEUE_CONCURRENCY, queueCheck, runIfMain } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
 import { noOp, packageNode, postEvents, webhookTrigger, workflowFixture } from './lib/examples';
 import { N8N_VERSION } from './lib/install';
 import { firstJson, postForm, startN8n } from './lib/n8n';
 import { stopGroup } from './lib/process';
 import type { QueueStack } from './lib/queue';
-import { countsBecome, finishedIn, launchQueue, startedOn, statusCounts } from './lib/queue';
+import { countsBecome, finishedIn, startedOn, statusCounts } from './lib/queue';
 import { requestsTo, smsOf } from './lib/sandbox';
 import { step } from './lib/stack';
 
 const WAITING = Number(process.env.WAITING ?? 100);
-const WORKER_CONCURRENCY = 50;
 
 /** Event `index`'s phone number and question: each one different, so a mixed-up answer or a double send shows. */
 const event = (index: number): { phone: string; text: string } => ({
@@ -101,9 +100,7 @@ async function answerAll<T extends { url: string }>(links: T[], body: (link: T) 
 	);
 }
 
-runCheck(`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, restart, ${WAITING} answers at once)`, async ({ sandbox, expect }) => {
-	const workers = ['n8n worker 1', 'n8n worker 2'];
-	const stack = await launchQueue({ label: 'wait-queue', sandbox, workflows: [ASKING, BASELINE], workers, concurrency: WORKER_CONCURRENCY });
+async function body({ sandbox, stack, expect }: CheckContext & { stack: QueueStack }): Promise<void> {
 	const { client, queueEnv } = stack;
 	const countsAre = async (expected: Record<string, number>, workflowId = ASKING.id): Promise<boolean> => isDeepStrictEqual(await statusCounts(queueEnv, workflowId), expected);
 	await startWaiting(stack, expect, ASKING, 'the workflow');
@@ -187,10 +184,17 @@ runCheck(`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, 
 
 	const ratio = (ours: number[], theirs: number[]): string => (percentile(ours, 0.5) / percentile(theirs, 0.5)).toFixed(2);
 	const baselinePage = resumed.map((call) => call.paged);
-	console.log(`\nFigures (${WAITING} answers at once; main + 2 workers at concurrency ${WORKER_CONCURRENCY}; n8n ${N8N_VERSION}; ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(2)} before the answers):`);
+	console.log(`\nFigures (${WAITING} answers at once; main + 2 workers at concurrency ${QUEUE_CONCURRENCY}; n8n ${N8N_VERSION}; ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(2)} before the answers):`);
 	console.log(`  answer POST → the node's “recorded” page: ${summary(toPage)}`);
 	console.log(`  answer POST → resumed execution finished (stoppedAt): ${summary(toFinish)}`);
 	console.log(`  n8n's Wait node (measured after, on warm workers), resume POST → n8n's answer: ${summary(baselinePage)}`);
 	console.log(`  n8n's Wait node, resume POST → execution finished: ${summary(baselineFinish)}`);
 	console.log(`  median ratio, this node ÷ n8n's Wait node: ${ratio(toPage, baselinePage)}× to the answer page, ${ratio(toFinish, baselineFinish)}× to the finish`);
-});
+}
+
+export const sendAndWaitQueueCheck = queueCheck(
+	`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, restart, ${WAITING} answers at once)`,
+	() => ({ workflows: [ASKING, BASELINE], run: body }),
+);
+
+runIfMain(module, sendAndWaitQueueCheck);

@@ -16,12 +16,13 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { launchChromium, SCREENSHOTS } from './lib/browser';
-import { runCheck } from './lib/check';
+import type { Check, CheckContext } from './lib/check';
+import { runIfMain } from './lib/check';
 import { manualTrigger, noOp, packageNode, readExampleWorkflow, workflowFixture } from './lib/examples';
 import { N8N_VERSION, NODE_TYPE } from './lib/install';
 import { FINISHED, firstJson, postForm } from './lib/n8n';
 import { requestsTo, smsOf } from './lib/sandbox';
-import { launch, step } from './lib/stack';
+import { step } from './lib/stack';
 
 const EXAMPLE = readExampleWorkflow('approve-refund-sms.json');
 const QUESTION = 'Approve the refund of Rp 150.000 for order 42? <b>not bold</b>';
@@ -62,8 +63,7 @@ const JSON_FORM_WORKFLOW = workflowFixture('mcnSendAndWait04', 'Send and Wait ch
 const SETTLED = ['waiting', ...FINISHED];
 const APPROVED = { data: { approved: true } };
 
-runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) => {
-	const { client } = await launch({ label: 'send-and-wait', sandbox, workflows: [WORKFLOW, TIMEOUT_WORKFLOW, FORM_WORKFLOW, JSON_FORM_WORKFLOW, EXAMPLE] });
+async function body({ sandbox, stack: { client }, expect }: CheckContext): Promise<void> {
 
 	// n8n makes a human-review tool for AI agents from every node type with a sendAndWait operation.
 	const types = await client.types('nodes');
@@ -221,4 +221,11 @@ runCheck(`send-and-wait check, n8n ${N8N_VERSION}`, async ({ sandbox, expect }) 
 		'when the limit passed, n8n went on: Ask passed its input on with no `data` (no answer), After ran',
 		{ status: timedOut.status, passedOn },
 	);
-});
+}
+
+export const sendAndWaitCheck: Check = {
+	name: `send-and-wait check, n8n ${N8N_VERSION}`,
+	prepare: () => ({ workflows: [WORKFLOW, TIMEOUT_WORKFLOW, FORM_WORKFLOW, JSON_FORM_WORKFLOW, EXAMPLE], run: body }),
+};
+
+runIfMain(module, sendAndWaitCheck);

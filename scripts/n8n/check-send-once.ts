@@ -7,25 +7,24 @@
  * process so that the keys can only have come from the database.
  *
  * Every assertion is printed (✔/✘) and all are evaluated; the check fails if any failed.
- * `--only=regular` or `--only=queue` runs one half.
+ * scripts/n8n/run-checks.ts runs either half alone (`send-once`, `send-once-queue`).
  *
  *   npx tsx scripts/n8n/check-send-once.ts     (after `npm run build`; queue mode needs postgresql and redis-server)
  */
 import { isDeepStrictEqual } from 'node:util';
 
-import type { CheckContext } from './lib/check';
-import { runCheck } from './lib/check';
+import type { Check, CheckContext } from './lib/check';
+import { queueCheck, runIfMain } from './lib/check';
 import type { ExampleWorkflow } from './lib/examples';
 import { codeItems, manualTrigger, packageNode, workflowFixture } from './lib/examples';
 import type { ExecutionSummary, N8nClient, NodeItem } from './lib/n8n';
 import { outputOf } from './lib/n8n';
-import { stopAll, stopGroup } from './lib/process';
-import { launchQueue } from './lib/queue';
+import { N8N_VERSION } from './lib/install';
+import { stopGroup } from './lib/process';
 import type { Sandbox } from './lib/sandbox';
 import { newRequests } from './lib/sandbox';
-import { launch, step } from './lib/stack';
+import { step } from './lib/stack';
 
-const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const SENDER = '+6280011112222';
 
 const ORDERS = [1, 2, 3].map((n) => ({ orderId: `ORD-${n}`, phone: `+628123450000${n}`, text: `Order ORD-${n} has shipped.` }));
@@ -197,47 +196,55 @@ async function retryOnFail(mode: Mode, id: string): Promise<void> {
 	verify(succeeded(retried.out), `${name}: 3 success items with pairedItem`, retried.out.map((item) => item.json));
 }
 
-runCheck('send-once check', async ({ sandbox, verify }) => {
-	for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
-
-	if (ONLY !== 'queue') {
+export const sendOnceCheck: Check = {
+	name: `send-once, Dry Run and Retry On Fail check, n8n ${N8N_VERSION}`,
+	prepare: () => {
 		const wf = workflows('01');
-		const { client } = await launch({ label: 'send-once', sandbox, workflows: [wf.sms, wf.media, wf.retry] });
-		const mode: Mode = { name: 'regular', client, sandbox, verify };
-		await dryRun(mode, wf.sms);
-		await sendTwice(mode, wf.sms.id);
-		await failedItemRerun(mode, wf.media.id);
-		await retryOnFail(mode, wf.retry.id);
-		await stopAll();
-	}
-
-	if (ONLY !== 'regular') {
-		sandbox.reset();
-		for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
-		const wf = workflows('02');
-		const stack = await launchQueue({ label: 'send-once-queue', sandbox, workflows: [wf.sms, wf.media, wf.retry], workers: ['n8n worker 1'] });
-		let [worker] = stack.workers;
-		const workersSeen: string[] = [];
-		const mode: Mode = {
-			name: 'queue',
-			client: stack.client,
-			sandbox,
-			verify,
-			ranWhere: (execution) => {
-				const line = `Worker started execution ${execution.id} `;
-				verify(worker.group.output().includes(line), `queue: execution ${execution.id} ran on ${worker.group.name} (its log says "${line.trim()}")`);
-				verify(!stack.n8n.group.output().includes(line), 'queue: not on the main instance');
-				workersSeen.push(worker.group.name);
-			},
-			// A fresh worker process for the second run: the keys can only come from the database.
-			beforeSecondRun: async () => {
-				await stopGroup(worker.group);
-				worker = await stack.startWorker('n8n worker 2');
+		return {
+			workflows: [wf.sms, wf.media, wf.retry],
+			run: async ({ sandbox, stack: { client }, verify }) => {
+				for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
+				const mode: Mode = { name: 'regular', client, sandbox, verify };
+				await dryRun(mode, wf.sms);
+				await sendTwice(mode, wf.sms.id);
+				await failedItemRerun(mode, wf.media.id);
+				await retryOnFail(mode, wf.retry.id);
 			},
 		};
-		await sendTwice(mode, wf.sms.id);
-		await failedItemRerun(mode, wf.media.id);
-		await retryOnFail(mode, wf.retry.id);
-		verify(workersSeen.includes('n8n worker 1') && workersSeen.includes('n8n worker 2'), 'queue: runs were split over two worker processes', workersSeen);
-	}
+	},
+};
+
+/** The same on workers (Dry Run aside); the second SMS run on a fresh worker process, so that the keys can only come from the database. */
+export const sendOnceQueueCheck = queueCheck(`send-once and Retry On Fail in queue mode, n8n ${N8N_VERSION}`, () => {
+	const wf = workflows('02');
+	return {
+		workflows: [wf.sms, wf.media, wf.retry],
+		run: async ({ sandbox, stack, verify }) => {
+			for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
+			const workersSeen: string[] = [];
+			const mode: Mode = {
+				name: 'queue',
+				client: stack.client,
+				sandbox,
+				verify,
+				ranWhere: (execution) => {
+					const line = `Worker started execution ${execution.id} `;
+					const worker = stack.workers.find((candidate) => candidate.group.output().includes(line));
+					verify(worker !== undefined, `queue: execution ${execution.id} ran on a worker (its log says "${line.trim()}")`);
+					verify(!stack.n8n.group.output().includes(line), 'queue: not on the main instance');
+					if (worker) workersSeen.push(worker.group.name);
+				},
+				beforeSecondRun: async () => {
+					for (const worker of stack.workers) await stopGroup(worker.group);
+					stack.workers = [await stack.startWorker('n8n worker 3')];
+				},
+			};
+			await sendTwice(mode, wf.sms.id);
+			await failedItemRerun(mode, wf.media.id);
+			await retryOnFail(mode, wf.retry.id);
+			verify(workersSeen.includes('n8n worker 3') && workersSeen.some((name) => name !== 'n8n worker 3'), 'queue: the runs were split over worker processes started apart', workersSeen);
+		},
+	};
 });
+
+runIfMain(module, sendOnceCheck, sendOnceQueueCheck);

@@ -1,18 +1,34 @@
 /**
- * The frame every end-to-end check shares: the run's TLS (a check started by hand restarts itself
- * under scripts/with-tls.ts's runner), cleanup handlers, an https sandbox, named assertions that
- * are printed as they are evaluated, the elapsed time, and an exit code.
+ * The frame every end-to-end check shares. A check says what it needs in n8n (credentials and
+ * workflows to import, environment for n8n) before n8n starts, then runs against it. Checks run
+ * together share one n8n: one for the checks on a single instance and one queue-mode set-up
+ * (Postgres, Redis, main + 2 workers) for the queue checks, so each n8n start, package install
+ * and import is paid once, not once per check. Each check still gets its own verdict: a failed
+ * check is reported and the next one runs; the run fails at the end if any did.
+ *
+ * Also here: the run's TLS (a check started by hand restarts itself under scripts/with-tls.ts's
+ * runner), cleanup handlers, the https sandbox (reset before each check), and named assertions
+ * that are printed as they are evaluated.
  */
 import { AssertionError } from 'node:assert';
+import { isDeepStrictEqual } from 'node:util';
 
 import { ensureRunTls } from '../../../sandbox/tls';
+import type { CredentialFixture } from './n8n';
+import type { QueueStack } from './queue';
+import { launchQueue } from './queue';
 import type { Sandbox } from './sandbox';
 import { startSandbox } from './sandbox';
-import { installCleanup, liveGroups, stopAll, tail } from './process';
-import { printTimings } from './stack';
+import { elapsed, installCleanup, liveGroups, stopAll, tail } from './process';
+import type { Stack } from './stack';
+import { launch, printTimings } from './stack';
+
+/** The queue checks' workers' `--concurrency`. */
+export const QUEUE_CONCURRENCY = 50;
 
 export interface CheckContext {
 	sandbox: Sandbox;
+	stack: Stack;
 	/** Prints a passed expectation; throws (failing the check) when `ok` is false. */
 	expect(ok: boolean, what: string, detail?: unknown): void;
 	/**
@@ -22,46 +38,125 @@ export interface CheckContext {
 	verify(ok: boolean, what: string, detail?: unknown): void;
 }
 
-export async function runCheck(name: string, body: (context: CheckContext) => Promise<void>): Promise<void> {
+/** What a check needs in n8n, and its run once n8n is up. */
+export interface Prepared<S extends Stack = Stack> {
+	credentials?: CredentialFixture[];
+	workflows?: Array<{ id: string }>;
+	/** Environment for n8n (e.g. a proxy, a preloaded probe); checks sharing an n8n must not disagree. */
+	env?: Record<string, string>;
+	run(context: CheckContext & { stack: S }): Promise<void>;
+}
+
+export interface Check {
+	name: string;
+	/** Runs on queue mode's main instance and 2 workers at concurrency 50 rather than on one n8n. */
+	queue?: boolean;
+	/** Runs on an n8n of its own, where the sandbox's is the only credential of the node's type. */
+	alone?: boolean;
+	/** Called before n8n starts, with the sandbox the run shares. */
+	prepare(sandbox: Sandbox): Promise<Prepared> | Prepared;
+}
+
+/** A check that runs in queue mode; its run gets the queue stack. */
+export const queueCheck = (name: string, prepare: (sandbox: Sandbox) => Promise<Prepared<QueueStack>> | Prepared<QueueStack>): Check => ({
+	name,
+	queue: true,
+	prepare: prepare as Check['prepare'],
+});
+
+/** The union of the checks' fixtures (one per id; the same id must mean the same fixture) and environment. */
+function merged(prepared: Prepared[]) {
+	const unique = <T extends { id: string }>(all: T[]): T[] => {
+		const byId = new Map<string, T>();
+		for (const fixture of all) {
+			const known = byId.get(fixture.id);
+			if (known && !isDeepStrictEqual(known, fixture)) throw new Error(`two checks import different fixtures with the id ${fixture.id}`);
+			byId.set(fixture.id, fixture);
+		}
+		return [...byId.values()];
+	};
+	const env: Record<string, string> = {};
+	for (const [key, value] of prepared.flatMap((entry) => Object.entries(entry.env ?? {}))) {
+		if (key in env && env[key] !== value) throw new Error(`two checks need different values of ${key} in n8n's environment`);
+		env[key] = value;
+	}
+	return { credentials: unique(prepared.flatMap((entry) => entry.credentials ?? [])), workflows: unique(prepared.flatMap((entry) => entry.workflows ?? [])), env };
+}
+
+/** Runs one check's body with its own counts; its failures as text (none: it passed). */
+async function runOne(run: () => Promise<void>, counts: { passed: number; failed: string[] }): Promise<string[]> {
+	try {
+		await run();
+	} catch (error) {
+		counts.failed.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+		console.error(`\n  ✘ ${counts.failed.at(-1)}`);
+		for (const group of liveGroups()) console.error(`\n--- last lines of ${group.name} ---\n${tail(group.output(), 25)}`);
+	}
+	return counts.failed;
+}
+
+/**
+ * Runs the checks, in the order given: the single-instance ones on one n8n, those that need one
+ * of their own each on theirs, then the queue ones on one queue-mode set-up. Prints a verdict per
+ * check and exits 0 only if all passed.
+ */
+export async function runChecks(checks: Check[]): Promise<void> {
 	await ensureRunTls();
 	const started = Date.now();
 	let sandbox: Sandbox | undefined;
-	let passed = 0;
-	let verified = 0;
-	const failed: string[] = [];
 	installCleanup(async () => await sandbox?.stop());
-	const got = (detail: unknown): string => (detail === undefined ? '' : `\n  got: ${JSON.stringify(detail, null, 2)}`);
-	const expect = (ok: boolean, what: string, detail?: unknown): void => {
-		if (!ok) throw new AssertionError({ message: `${what}${got(detail)}` });
-		passed++;
-		console.log(`  ✔ ${what}`);
-	};
-	const verify = (ok: boolean, what: string, detail?: unknown): void => {
-		verified++;
-		if (ok) return expect(ok, what);
-		failed.push(what);
-		console.log(`  ✘ ${what}${got(detail).replace(/\n/g, '\n    ')}`);
-	};
-	const finish = (code: number, message: string): void => {
-		printTimings();
-		console.log(`\n${message} — ${name}: ${passed} expectations passed, ${((Date.now() - started) / 1000).toFixed(1)} s`);
-		process.exit(code);
-	};
-	console.log(`=== ${name} ===`);
-	(async () => {
+	const verdicts: string[] = [];
+	let allPassed = true;
+	try {
 		sandbox = await startSandbox({ port: 0, quiet: true });
-		await body({ sandbox, expect, verify });
-		if (verified > 0) expect(failed.length === 0, `all ${verified} verified expectations held`, failed);
-		await stopAll();
-		await sandbox.stop();
-	})().then(
-		() => finish(0, 'PASS'),
-		async (error: unknown) => {
-			console.error(`\n  ✘ ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-			for (const group of liveGroups()) console.error(`\n--- last lines of ${group.name} ---\n${tail(group.output(), 25)}`);
-			await stopAll(3000);
-			await sandbox?.stop();
-			finish(1, 'FAIL');
-		},
-	);
+		const shared = checks.filter((check) => !check.queue && !check.alone);
+		const groups = [shared, ...checks.filter((check) => check.alone).map((check) => [check]), checks.filter((check) => check.queue)];
+		for (const group of groups) {
+			if (group.length === 0) continue;
+			const prepared: Prepared[] = [];
+			for (const check of group) prepared.push(await check.prepare(sandbox));
+			const fixtures = merged(prepared);
+			const options = { label: group[0].queue ? 'queue' : 'checks', sandbox, ...fixtures, extraEnv: fixtures.env };
+			const stack = group[0].queue
+				? await launchQueue({ ...options, workers: ['n8n worker 1', 'n8n worker 2'], concurrency: QUEUE_CONCURRENCY })
+				: await launch(options);
+			for (const [index, check] of group.entries()) {
+				const checkStarted = Date.now();
+				console.log(`\n=== ${check.name} ===`);
+				sandbox.reset();
+				const counts = { passed: 0, failed: [] as string[] };
+				const got = (detail: unknown): string => (detail === undefined ? '' : `\n  got: ${JSON.stringify(detail, null, 2)}`);
+				const expect = (ok: boolean, what: string, detail?: unknown): void => {
+					if (!ok) throw new AssertionError({ message: `${what}${got(detail)}` });
+					counts.passed++;
+					console.log(`  ✔ ${what}`);
+				};
+				const verify = (ok: boolean, what: string, detail?: unknown): void => {
+					if (ok) return expect(ok, what);
+					counts.failed.push(what);
+					console.log(`  ✘ ${what}${got(detail).replace(/\n/g, '\n    ')}`);
+				};
+				const failed = await runOne(async () => await prepared[index].run({ sandbox: sandbox!, stack, expect, verify }), counts);
+				allPassed &&= failed.length === 0;
+				verdicts.push(`${elapsed(checkStarted).padStart(9)}  ${failed.length === 0 ? 'PASS' : 'FAIL'}  ${check.name} (${counts.passed} expectations passed${failed.length ? `, ${failed.length} failed` : ''})`);
+			}
+			await stopAll();
+		}
+	} catch (error) {
+		// Before any check ran: the sandbox, a check's preparation or n8n's start failed.
+		allPassed = false;
+		console.error(`\n  ✘ ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		for (const group of liveGroups()) console.error(`\n--- last lines of ${group.name} ---\n${tail(group.output(), 25)}`);
+		await stopAll(3000);
+	}
+	await sandbox?.stop();
+	printTimings();
+	console.log(`\nChecks (${elapsed(started)} in all):\n${verdicts.map((line) => `  ${line}`).join('\n')}`);
+	console.log(allPassed && verdicts.length === checks.length ? '\nPASS' : '\nFAIL');
+	process.exit(allPassed && verdicts.length === checks.length ? 0 : 1);
+}
+
+/** `npx tsx scripts/n8n/check-<name>.ts`: a check file started by hand runs its checks alone. */
+export function runIfMain(module: NodeModule, ...checks: Check[]): void {
+	if (require.main === module) void runChecks(checks);
 }

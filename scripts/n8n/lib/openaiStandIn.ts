@@ -14,8 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { NodeFixture } from './examples';
-import type { Sandbox } from './sandbox';
-import { launch, step } from './stack';
+import type { CredentialFixture } from './n8n';
 
 interface ChatMessage {
 	role: string;
@@ -51,7 +50,7 @@ interface ToolResult {
 	content: string;
 }
 
-/** The OpenAI credential the examples' chat model uses; {@link launchWithStandIn} points it at the stand-in. */
+/** The OpenAI credential the examples' chat model uses; {@link useStandIn} points it at the stand-in. */
 const OPENAI_CREDENTIAL = { id: 'mcnOpenAiCred001', name: 'OpenAI account' };
 
 /** n8n's OpenAI Chat Model node on that credential, Responses API off, as in examples/ai-agent-template-send.json. */
@@ -163,10 +162,19 @@ async function startOpenAiStandIn(calls: Record<string, ScriptedCall>) {
 	return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, toolResults };
 }
 
-/** The stand-in with this script, then n8n with the sandbox's credential, the OpenAI one on the stand-in, and these workflows. */
-export async function launchWithStandIn(sandbox: Sandbox, label: string, calls: Record<string, ScriptedCall>, workflows: unknown[]) {
-	const standIn = await step('start the OpenAI-compatible stand-in', async () => await startOpenAiStandIn(calls));
-	const openAi = { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-standin-not-a-real-key', url: standIn.baseUrl } };
-	const { client } = await launch({ label, sandbox, credentials: [openAi], workflows });
-	return { standIn, client };
+const script: Record<string, ScriptedCall> = {};
+let shared: ReturnType<typeof startOpenAiStandIn> | undefined;
+
+/**
+ * The stand-in the checks of a run share (started on first use) with `calls` added to its script
+ * (each check uses phrases of its own), and the OpenAI credential that points n8n at it.
+ */
+export async function useStandIn(calls: Record<string, ScriptedCall>) {
+	const clash = Object.keys(calls).filter((phrase) => phrase in script);
+	if (clash.length > 0) throw new Error(`the stand-in's script already has ${clash.join(', ')}`);
+	Object.assign(script, calls);
+	shared ??= startOpenAiStandIn(script);
+	const standIn = await shared;
+	const credential: CredentialFixture = { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-standin-not-a-real-key', url: standIn.baseUrl } };
+	return { standIn, credential };
 }
