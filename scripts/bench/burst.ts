@@ -16,9 +16,8 @@ import { loadavg } from 'node:os';
 import type { BurstResult, BurstSpec } from './common';
 import { API_KEY, HTTP_REQUEST_VERSION, HTTP_RETRY, httpNodeParameters, inputItems, nodeParameters, report, runChild } from './common';
 import { SMS_PATH, senderOf, timelineOf } from './common';
-import type { ExampleWorkflow } from '../n8n/lib/examples';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, sandboxCredential } from '../n8n/lib/examples';
-import { NODE_TYPE } from '../n8n/lib/install';
+import type { ExampleWorkflow, NodeFixture } from '../n8n/lib/examples';
+import { packageNode, sandboxCredential, webhookTrigger, workflowFixture } from '../n8n/lib/examples';
 import { installCleanup, stopAll } from '../n8n/lib/process';
 import { launchQueue } from '../n8n/lib/queue';
 import type { Sandbox } from '../n8n/lib/sandbox';
@@ -30,31 +29,12 @@ type Client = BurstResult['client'];
 const WEBHOOK_PATHS: Record<Client, string> = { node: 'bench-burst-node', httpNode: 'bench-burst-http' };
 const HEADER_AUTH = { id: 'benchHeaderAuth01', name: 'Bench header auth' };
 
-function webhookWorkflow(id: string, client: Client, title: string, send: Record<string, unknown>): ExampleWorkflow {
-	return {
-		id,
-		name: `Bench burst: webhook → ${title}`,
-		nodes: [
-			{
-				id: `${id}-webhook`,
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: `${id}-hook`,
-				parameters: { httpMethod: 'POST', path: WEBHOOK_PATHS[client], responseMode: 'lastNode', options: {} },
-			},
-			{ id: `${id}-send`, name: 'Send', position: [220, 0], ...send },
-		] as unknown as ExampleWorkflow['nodes'],
-		connections: { Webhook: { main: [[{ node: 'Send', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		active: false,
-	};
-}
-
 /** The two workflows, the sandbox at `sandboxUrl`, each message's fields from the webhook call's body. */
 function burstWorkflows(sandboxUrl: string): Array<{ client: Client; workflow: ExampleWorkflow }> {
-	const httpNode = {
+	const workflow = (id: string, client: Client, title: string, send: NodeFixture) =>
+		workflowFixture(id, `Bench burst: webhook → ${title}`, [webhookTrigger(WEBHOOK_PATHS[client], 'lastNode'), send]);
+	const httpNode: NodeFixture = {
+		name: 'Send',
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: HTTP_REQUEST_VERSION,
 		parameters: httpNodeParameters(sandboxUrl, '$json.body'),
@@ -62,15 +42,9 @@ function burstWorkflows(sandboxUrl: string): Array<{ client: Client; workflow: E
 		retryOnFail: true,
 		...HTTP_RETRY,
 	};
-	const node = {
-		type: NODE_TYPE,
-		typeVersion: 1,
-		parameters: nodeParameters('$json.body'),
-		credentials: { multiChannelNotificationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-	};
 	return [
-		{ client: 'node', workflow: webhookWorkflow('mcnBenchBurst01', 'node', 'Multi-Channel Notification', node) },
-		{ client: 'httpNode', workflow: webhookWorkflow('mcnBenchBurst02', 'httpNode', 'HTTP Request', httpNode) },
+		{ client: 'node', workflow: workflow('mcnBenchBurst01', 'node', 'Multi-Channel Notification', packageNode('Send', nodeParameters('$json.body'))) },
+		{ client: 'httpNode', workflow: workflow('mcnBenchBurst02', 'httpNode', 'HTTP Request', httpNode) },
 	];
 }
 

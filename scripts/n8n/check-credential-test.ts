@@ -12,6 +12,7 @@
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
 import { sandboxCredential } from './lib/examples';
+import { N8N_VERSION } from './lib/install';
 import { freePort } from './lib/process';
 import { step } from './lib/stack';
 
@@ -45,6 +46,6 @@ async function body({ sandbox, stack, expect }: CheckContext): Promise<void> {
 	});
 }
 
-export const credentialCheck: Check = { name: 'credential check', prepare: () => ({ run: body }) };
+export const credentialCheck: Check = { name: `credential check, n8n ${N8N_VERSION}`, prepare: () => ({ run: body }) };
 
 runIfMain(module, credentialCheck);

@@ -27,6 +27,9 @@ export interface WorkflowNode {
 	position?: [number, number];
 	parameters: Record<string, unknown>;
 	onError?: string;
+	retryOnFail?: boolean;
+	maxTries?: number;
+	waitBetweenTries?: number;
 	credentials?: Record<string, { id: string; name: string }>;
 	webhookId?: string;
 }
@@ -232,13 +235,13 @@ export const toolNode = (name: string, parameters: Record<string, unknown>): Nod
 /** What the editor writes when "Let the model define this parameter" is clicked. */
 export const editorFromAi = (key: string): string => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, 'string') }}`;
 
-/** A production-webhook trigger named "Webhook": POST /webhook/<path>, answered at once. */
-export const webhookTrigger = (path: string): NodeFixture => ({
+/** A production-webhook trigger named "Webhook": POST /webhook/<path>, answered at once (or, `lastNode`, when the execution is over). */
+export const webhookTrigger = (path: string, responseMode: 'onReceived' | 'lastNode' = 'onReceived'): NodeFixture => ({
 	name: 'Webhook',
 	type: 'n8n-nodes-base.webhook',
 	typeVersion: 2,
 	webhookId: fixtureId(`webhook/${path}`),
-	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+	parameters: { httpMethod: 'POST', path, responseMode, options: {} },
 });
 
 /**
