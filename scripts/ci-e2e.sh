@@ -11,9 +11,9 @@
 #     the same single-instance checks but the editor; on the newest 2.x also the queue checks.
 # Works on a fresh clone, unattended (CI=true, no stdin). Installs chromium, redis-server and
 # postgresql with apt only when missing, each n8n version into .cache/n8n-<version>/ only when
-# missing (about 4-8 minutes each, once; 1.123.x and the newest 2.x install in the background
-# while the 2.8.4 checks run). `--install-only` installs them all and stops (.ci/run starts it in
-# the background while the unit tests run).
+# missing (about 4-8 minutes each, once, in the background: a version installs while the checks
+# of the one before run). `--install-only` installs them all and stops (.ci/run starts it in the
+# background while the unit tests run).
 # Each step prints its elapsed seconds; every step runs even if an earlier one failed, and the
 # script exits non-zero if any failed.
 set -euo pipefail
@@ -52,10 +52,7 @@ run_step() {
 	local started=$SECONDS
 	echo
 	echo "::: ${name}"
-	local runner=(timeout --kill-after=30 "${STEP_TIMEOUT}")
-	# A shell function (waiting for a background install) runs as is.
-	if declare -F "$1" >/dev/null; then runner=(); fi
-	if "${runner[@]}" "$@"; then
+	if timeout --kill-after=30 "${STEP_TIMEOUT}" "$@"; then
 		summary+=("$(printf '%5d s  PASS  %s' $((SECONDS - started)) "${name}")")
 	else
 		summary+=("$(printf '%5d s  FAIL  %s' $((SECONDS - started)) "${name}")")
@@ -73,7 +70,7 @@ if [[ ! -x "${TSX}" ]]; then
 	echo "::: npm ci: $((SECONDS - started)) s"
 fi
 
-# Build and the n8n install are prerequisites: stop at once if they fail.
+# The build is a prerequisite: stop at once if it fails.
 started=$SECONDS
 echo "::: build"
 npm run build
@@ -81,56 +78,28 @@ echo "::: build: $((SECONDS - started)) s"
 latest="$(npm view n8n dist-tags.latest 2>/dev/null || true)"
 echo "::: n8n lines: ${N8N_MAIN_VERSION}, ${N8N_COMPAT_VERSION}, ${N8N_NEWEST_VERSION} (the registry's latest n8n: ${latest:-unknown})"
 
-# The other two lines install in the background, one after the other, while 2.8.4 is installed
-# and checked (mostly downloads: they overlap well); each writes its exit code when done.
-background_logs="$(mktemp -d "${TMPDIR:-/tmp}/mcn-ci-e2e-installs.XXXXXX")"
-setsid bash -c '
-	for version in "$@"; do
-		N8N_VERSION="${version}" "'"${TSX}"'" scripts/n8n/install-n8n.ts >"'"${background_logs}"'/${version}.log" 2>&1
-		echo $? >"'"${background_logs}"'/${version}.status"
-	done' background-installs "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}" </dev/null &
+# Each line installs into .cache/ once. Those not there yet install in the background, one after
+# the other (mostly downloads), while the checks of the lines before them run; each line's install
+# step below waits for its install (a lock) or, should that have failed, installs it itself. A
+# line's checks run only if its install worked.
+setsid bash scripts/ci-e2e.sh --install-only >"${TMPDIR:-/tmp}/mcn-ci-e2e-installs.log" 2>&1 &
 background_installs=$!
-trap 'kill -- -"${background_installs}" 2>/dev/null || true; rm -rf "${background_logs}"' EXIT
+trap 'kill -- -"${background_installs}" 2>/dev/null || true' EXIT
 
-# Waits for one background install (at most INSTALL_TIMEOUT seconds) and prints its log; fails
-# if the install failed, stopped or did not finish in time.
-await_install() {
-	local version="$1"
-	local deadline=$((SECONDS + ${INSTALL_TIMEOUT:-2400}))
-	while [[ ! -f "${background_logs}/${version}.status" ]]; do
-		if { ! kill -0 "${background_installs}" 2>/dev/null || ((SECONDS > deadline)); } && [[ ! -f "${background_logs}/${version}.status" ]]; then
-			echo "the background install of n8n ${version} did not finish"
-			cat "${background_logs}/${version}.log" 2>/dev/null || true
-			return 1
-		fi
-		sleep 2
-	done
-	cat "${background_logs}/${version}.log"
-	return "$(cat "${background_logs}/${version}.status")"
-}
-
-started=$SECONDS
-echo "::: n8n ${N8N_MAIN_VERSION} install (.cache/)"
-"${TSX}" scripts/n8n/install-n8n.ts
-echo "::: n8n ${N8N_MAIN_VERSION} install: $((SECONDS - started)) s"
-
-# The checks every line runs on one n8n (the editor only on 2.8.4), and the queue-mode ones.
+# The checks every line runs on one n8n, and the queue-mode ones.
 CHECKS=(installed-package credential-test self-hosted ai-agent human-review send-and-wait send-once)
 QUEUE_CHECKS=(queue-mode send-and-wait-queue send-once-queue)
-run_step "checks on one n8n ${N8N_MAIN_VERSION}: ${CHECKS[*]} editor" "${TSX}" scripts/n8n/run-checks.ts "${CHECKS[@]}" editor
-run_step "queue-mode checks, n8n ${N8N_MAIN_VERSION} (Postgres, main + 2 workers): ${QUEUE_CHECKS[*]}" "${TSX}" scripts/n8n/run-checks.ts "${QUEUE_CHECKS[@]}"
-
-# The other lines: their checks run only if their install worked (the wait is the rest of the
-# install not hidden behind the 2.8.4 checks).
-for version in "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}"; do
+for version in "${N8N_MAIN_VERSION}" "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}"; do
 	failures_before=${#failed[@]}
-	run_step "n8n ${version} install (.cache/; wait for the background install)" await_install "${version}"
-	if ((${#failed[@]} == failures_before)); then
-		run_step "checks on one n8n ${version}: ${CHECKS[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${CHECKS[@]}"
-		# Users who scale out and update run the newest 2.x on Postgres: queue mode there too.
-		if [[ "${version}" == "${N8N_NEWEST_VERSION}" ]]; then
-			run_step "queue-mode checks, n8n ${version} (Postgres, main + 2 workers): ${QUEUE_CHECKS[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${QUEUE_CHECKS[@]}"
-		fi
+	run_step "n8n ${version} install (.cache/)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/install-n8n.ts
+	((${#failed[@]} == failures_before)) || continue
+	# The editor walk, on its own n8n, runs on the n8n every check runs on.
+	editor=()
+	if [[ "${version}" == "${N8N_MAIN_VERSION}" ]]; then editor=(editor); fi
+	run_step "checks, n8n ${version}: ${CHECKS[*]} ${editor[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${CHECKS[@]}" "${editor[@]}"
+	# Users who scale out run it on 2.8.4 or on the newest 2.x, on Postgres.
+	if [[ "${version}" != "${N8N_COMPAT_VERSION}" ]]; then
+		run_step "queue-mode checks, n8n ${version} (Postgres, main + 2 workers): ${QUEUE_CHECKS[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${QUEUE_CHECKS[@]}"
 	fi
 done
 

@@ -83,16 +83,10 @@ function merged(prepared: Prepared[]) {
 	return { credentials: unique(prepared.flatMap((entry) => entry.credentials ?? [])), workflows: unique(prepared.flatMap((entry) => entry.workflows ?? [])), env };
 }
 
-/** Runs one check's body with its own counts; its failures as text (none: it passed). */
-async function runOne(run: () => Promise<void>, counts: { passed: number; failed: string[] }): Promise<string[]> {
-	try {
-		await run();
-	} catch (error) {
-		counts.failed.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
-		console.error(`\n  ✘ ${counts.failed.at(-1)}`);
-		for (const group of liveGroups()) console.error(`\n--- last lines of ${group.name} ---\n${tail(group.output(), 25)}`);
-	}
-	return counts.failed;
+/** Prints an error and the last lines of every process still running. */
+function printFailure(error: unknown): void {
+	console.error(`\n  ✘ ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+	for (const group of liveGroups()) console.error(`\n--- last lines of ${group.name} ---\n${tail(group.output(), 25)}`);
 }
 
 /**
@@ -108,22 +102,23 @@ export async function runChecks(checks: Check[]): Promise<void> {
 	const verdicts: string[] = [];
 	let allPassed = true;
 	try {
-		sandbox = await startSandbox({ port: 0, quiet: true });
+		const service = await startSandbox({ port: 0, quiet: true });
+		sandbox = service;
 		const shared = checks.filter((check) => !check.queue && !check.alone);
 		const groups = [shared, ...checks.filter((check) => check.alone).map((check) => [check]), checks.filter((check) => check.queue)];
 		for (const group of groups) {
 			if (group.length === 0) continue;
 			const prepared: Prepared[] = [];
-			for (const check of group) prepared.push(await check.prepare(sandbox));
+			for (const check of group) prepared.push(await check.prepare(service));
 			const fixtures = merged(prepared);
-			const options = { label: group[0].queue ? 'queue' : 'checks', sandbox, ...fixtures, extraEnv: fixtures.env };
+			const options = { label: group[0].queue ? 'queue' : 'checks', sandbox: service, ...fixtures, extraEnv: fixtures.env };
 			const stack = group[0].queue
 				? await launchQueue({ ...options, workers: ['n8n worker 1', 'n8n worker 2'], concurrency: QUEUE_CONCURRENCY })
 				: await launch(options);
 			for (const [index, check] of group.entries()) {
 				const checkStarted = Date.now();
 				console.log(`\n=== ${check.name} ===`);
-				sandbox.reset();
+				service.reset();
 				const counts = { passed: 0, failed: [] as string[] };
 				const got = (detail: unknown): string => (detail === undefined ? '' : `\n  got: ${JSON.stringify(detail, null, 2)}`);
 				const expect = (ok: boolean, what: string, detail?: unknown): void => {
@@ -136,17 +131,23 @@ export async function runChecks(checks: Check[]): Promise<void> {
 					counts.failed.push(what);
 					console.log(`  ✘ ${what}${got(detail).replace(/\n/g, '\n    ')}`);
 				};
-				const failed = await runOne(async () => await prepared[index].run({ sandbox: sandbox!, stack, expect, verify }), counts);
-				allPassed &&= failed.length === 0;
-				verdicts.push(`${elapsed(checkStarted).padStart(9)}  ${failed.length === 0 ? 'PASS' : 'FAIL'}  ${check.name} (${counts.passed} expectations passed${failed.length ? `, ${failed.length} failed` : ''})`);
+				try {
+					await prepared[index].run({ sandbox: service, stack, expect, verify });
+				} catch (error) {
+					// This check fails; the next one runs on the same n8n.
+					counts.failed.push(String(error));
+					printFailure(error);
+				}
+				const failed = counts.failed.length;
+				allPassed &&= failed === 0;
+				verdicts.push(`${elapsed(checkStarted).padStart(9)}  ${failed === 0 ? 'PASS' : 'FAIL'}  ${check.name} (${counts.passed} expectations passed${failed ? `, ${failed} failed` : ''})`);
 			}
 			await stopAll();
 		}
 	} catch (error) {
-		// Before any check ran: the sandbox, a check's preparation or n8n's start failed.
+		// The sandbox, a check's preparation or an n8n start failed: the checks left have no verdict.
 		allPassed = false;
-		console.error(`\n  ✘ ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-		for (const group of liveGroups()) console.error(`\n--- last lines of ${group.name} ---\n${tail(group.output(), 25)}`);
+		printFailure(error);
 		await stopAll(3000);
 	}
 	await sandbox?.stop();
