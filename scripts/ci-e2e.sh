@@ -93,10 +93,10 @@ for version in "${N8N_MAIN_VERSION}" "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSI
 	failures_before=${#failed[@]}
 	run_step "n8n ${version} install (.cache/)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/install-n8n.ts
 	((${#failed[@]} == failures_before)) || continue
-	# The editor walk, on its own n8n, runs on the n8n every check runs on.
-	editor=()
-	if [[ "${version}" == "${N8N_MAIN_VERSION}" ]]; then editor=(editor); fi
-	run_step "checks, n8n ${version}: ${CHECKS[*]} ${editor[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${CHECKS[@]}" "${editor[@]}"
+	# The editor walk (on an n8n of its own) runs on the n8n every check runs on.
+	checks=("${CHECKS[@]}")
+	if [[ "${version}" == "${N8N_MAIN_VERSION}" ]]; then checks+=(editor); fi
+	run_step "checks, n8n ${version}: ${checks[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${checks[@]}"
 	# Users who scale out run it on 2.8.4 or on the newest 2.x, on Postgres.
 	if [[ "${version}" != "${N8N_COMPAT_VERSION}" ]]; then
 		run_step "queue-mode checks, n8n ${version} (Postgres, main + 2 workers): ${QUEUE_CHECKS[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${QUEUE_CHECKS[@]}"
