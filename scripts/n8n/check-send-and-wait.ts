@@ -46,6 +46,7 @@ const FORM_ELEMENTS = [
 	{ fieldLabel: 'Notify', fieldType: 'checkbox', fieldOptions: choices('SMS', 'Email') },
 	{ fieldLabel: 'Note', fieldType: 'textarea' },
 	{ fieldLabel: 'PIN', fieldType: 'password' },
+	{ fieldType: 'hiddenField', fieldName: 'orderId', fieldValue: '={{ "ORD-" + 42 }}' },
 ];
 const FORM_WORKFLOW = workflowFixture('mcnSendAndWait03', 'Send and Wait check: custom form', [
 	manualTrigger(),
@@ -175,10 +176,10 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 	});
 	expect(form.widest <= 360, 'the form fits a 360 px screen', form.widest);
 	const formRun = await client.statusBecomes(form.id);
-	const formAnswer = { data: { Amount: 150000, Reason: 'Late', Notify: ['SMS', 'Email'], Note: 'Box arrived crushed', PIN: ' 4 2 ' } };
+	const formAnswer = { data: { Amount: 150000, Reason: 'Late', Notify: ['SMS', 'Email'], Note: 'Box arrived crushed', PIN: ' 4 2 ', orderId: 'ORD-42' } };
 	expect(
 		formRun.status === 'success' && isDeepStrictEqual(firstJson(formRun, 'Ask'), formAnswer),
-		'the form (no JavaScript) resumed the execution with each answer under its label, typed',
+		'the form (no JavaScript) resumed the execution with each answer under its label, typed, and the hidden field\'s value (an expression) under its Field Name',
 		firstJson(formRun, 'Ask'),
 	);
 

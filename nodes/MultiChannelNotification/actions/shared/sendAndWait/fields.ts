@@ -18,10 +18,12 @@ export const MESSAGE_ROWS = 4;
 
 /** The element types that offer choices (Field Options). */
 export const CHOICE_TYPES = ['dropdown', 'radio', 'checkbox'];
-/** Every element type a Custom Form can have: those a phone's browser renders without script. */
-export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'password', ...CHOICE_TYPES];
+/** The element the page does not show: its value, set in the node, goes into the output under its Field Name. */
+export const HIDDEN_TYPE = 'hiddenField';
+/** Every element type a Custom Form can have: those a phone's browser renders without script, and a hidden one. */
+export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'password', ...CHOICE_TYPES, HIDDEN_TYPE];
 /** The keys an element of a form defined in JSON may have (n8n's own names). */
-export const JSON_FORM_KEYS = ['fieldLabel', 'fieldType', 'placeholder', 'requiredField', 'fieldOptions'];
+export const JSON_FORM_KEYS = ['fieldLabel', 'fieldType', 'placeholder', 'requiredField', 'fieldOptions', 'fieldName', 'fieldValue'];
 const JSON_FORM_EXAMPLE = JSON.stringify(
 	[
 		{ fieldLabel: 'Name', placeholder: 'Your name', requiredField: true },
@@ -43,7 +45,7 @@ const formFieldsProperty: INodeProperties = {
 	default: {},
 	typeOptions: { multipleValues: true, sortable: true },
 	displayOptions: { show: { responseType: ['customForm'], defineForm: ['fields'] } },
-	description: 'The fields the person fills in on the page the link opens. Each answer is output under its label.',
+	description: 'The fields the person fills in on the page the link opens. Each answer is output under its label (a hidden field\'s value under its Field Name).',
 	options: [
 		{
 			displayName: 'Values',
@@ -59,12 +61,23 @@ const formFieldsProperty: INodeProperties = {
 						option('Date', 'date'),
 						option('Dropdown', 'dropdown'),
 						option('Email', 'email'),
+						option('Hidden Field', HIDDEN_TYPE),
 						option('Number', 'number'),
 						option('Password', 'password'),
 						option('Radio Buttons', 'radio'),
 						option('Text Input', 'text'),
 						option('Textarea', 'textarea'),
 					],
+				},
+				{
+					displayName: 'Field Name',
+					name: 'fieldName',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. orderId',
+					description: 'The key of the value in the output. The page does not show the field.',
+					required: true,
+					displayOptions: { show: { fieldType: [HIDDEN_TYPE] } },
 				},
 				{
 					displayName: 'Field Options',
@@ -78,6 +91,14 @@ const formFieldsProperty: INodeProperties = {
 					options: [{ displayName: 'Values', name: 'values', values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }] }],
 				},
 				{
+					displayName: 'Field Value',
+					name: 'fieldValue',
+					type: 'string',
+					default: '',
+					description: 'What the output holds under the Field Name once the person has answered, e.g. an ID from an earlier node by expression',
+					displayOptions: { show: { fieldType: [HIDDEN_TYPE] } },
+				},
+				{
 					displayName: 'Label',
 					name: 'fieldLabel',
 					type: 'string',
@@ -85,6 +106,7 @@ const formFieldsProperty: INodeProperties = {
 					placeholder: 'e.g. Amount to refund',
 					description: 'Shown above the field, and the key of its answer in the output',
 					required: true,
+					displayOptions: { hide: { fieldType: [HIDDEN_TYPE] } },
 				},
 				{
 					displayName: 'Placeholder',
@@ -100,6 +122,7 @@ const formFieldsProperty: INodeProperties = {
 					type: 'boolean',
 					default: false,
 					description: 'Whether the person must fill in this field before the form is sent',
+					displayOptions: { hide: { fieldType: [HIDDEN_TYPE] } },
 				},
 			],
 		},
@@ -150,7 +173,7 @@ export const responseFields: INodeProperties[] = [
 		typeOptions: { rows: 5 },
 		default: JSON_FORM_EXAMPLE,
 		displayOptions: { show: { responseType: ['customForm'], defineForm: ['json'] } },
-		description: `The form's elements as a JSON list. Each element takes ${JSON_FORM_KEYS.join(', ')}; fieldType is one of ${FORM_FIELD_TYPES.join(', ')} (default text), and a choice element lists its choices as fieldOptions.values[].option.`,
+		description: `The form's elements as a JSON list. Each element takes ${JSON_FORM_KEYS.join(', ')}; fieldType is one of ${FORM_FIELD_TYPES.join(', ')} (default text), a choice element lists its choices as fieldOptions.values[].option, and a hiddenField has a fieldName and a fieldValue instead of a label.`,
 	},
 	{
 		displayName: 'Approval Options',

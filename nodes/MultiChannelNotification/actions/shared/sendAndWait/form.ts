@@ -2,21 +2,26 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Problem } from '../../../helpers/errors';
 import { showValue } from '../../../helpers/validation';
-import { CHOICE_TYPES, FORM_FIELD_TYPES, JSON_FORM_KEYS, MAX_ANSWER_CHARS } from './fields';
+import { CHOICE_TYPES, FORM_FIELD_TYPES, HIDDEN_TYPE, JSON_FORM_KEYS, MAX_ANSWER_CHARS } from './fields';
 
 /**
  * Custom Form: the fields a person fills in on the answer page (their node fields are in
  * fields.ts). Element types, parameter names and the output (`{ data: { <label>: value } }`)
  * are those of n8n's own send-and-wait forms, for the types a phone's browser renders without
- * script: text, textarea, number, email, date, password, dropdown, radio buttons and checkboxes. The form
+ * script (text, textarea, number, email, date, password, dropdown, radio buttons and checkboxes)
+ * and a hidden field, whose value is the node's, not the page's: the output holds what the
+ * workflow set, whatever a page sends back. The form
  * is defined with the editor's fields (Form Elements) or as JSON (Form Fields), as in n8n's own
  * forms. The definition is checked before the message is sent (a form nobody can fill in must not
  * go out); each answer is checked on the server, whatever the page's own checks let through.
  */
 
 export interface FormField {
+	/** The key of the answer in the output: the Label, or a hidden field's Field Name. */
 	label: string;
 	type: string;
+	/** A hidden field's value. */
+	value: string;
 	placeholder: string;
 	options: string[];
 	required: boolean;
@@ -97,12 +102,14 @@ function readForm(raw: unknown, definition: Definition): { fields: FormField[]; 
 	}
 	const seen = new Set<string>();
 	const fields = entries.map((entry, index): FormField => {
-		const label = text(entry.fieldLabel);
 		const type = entry.fieldType === undefined ? 'text' : String(entry.fieldType);
+		const hidden = type === HIDDEN_TYPE;
+		const [name, key] = hidden ? ['Field Name', 'fieldName'] : ['Label', 'fieldLabel'];
+		const label = text(entry[key]);
 		const listed = (entry.fieldOptions as IDataObject | undefined)?.values;
 		const options = (Array.isArray(listed) ? (listed as IDataObject[]) : []).map((choice) => text(choice.option));
-		if (label === '') problems.push(at(index, 'Label', 'fieldLabel', 'is required: it names the answer in the output'));
-		else if (seen.has(label)) problems.push(at(index, 'Label', 'fieldLabel', 'is used by an earlier element: each answer needs its own label', label));
+		if (label === '') problems.push(at(index, name, key, 'is required: it names the answer in the output'));
+		else if (seen.has(label)) problems.push(at(index, name, key, 'is used by an earlier element: each answer needs its own key in the output', label));
 		seen.add(label);
 		if (!FORM_FIELD_TYPES.includes(type)) problems.push(at(index, 'Element Type', 'fieldType', `must be one of ${FORM_FIELD_TYPES.join(', ')}`, type));
 		if (CHOICE_TYPES.includes(type)) {
@@ -114,6 +121,7 @@ function readForm(raw: unknown, definition: Definition): { fields: FormField[]; 
 		return {
 			label,
 			type,
+			value: hidden ? text(entry.fieldValue) : '',
 			placeholder: text(entry.placeholder),
 			options: options.filter((option) => option !== ''),
 			required: entry.requiredField === true || entry.requiredField === 'true',
@@ -142,6 +150,10 @@ const isDate = (value: string) => DATE.test(value) && new Date(`${value}T00:00:0
 export function readFormAnswer(fields: FormField[], body: IDataObject): { data: IDataObject } | { problem: string } {
 	const data: IDataObject = {};
 	for (const [index, field] of fields.entries()) {
+		if (field.type === HIDDEN_TYPE) {
+			data[field.label] = field.value;
+			continue;
+		}
 		const posted = body[inputName(index)];
 		const values = (Array.isArray(posted) ? posted : posted === undefined ? [] : [posted]).map((value) => String(value));
 		const value = (values[0] ?? '').trim();

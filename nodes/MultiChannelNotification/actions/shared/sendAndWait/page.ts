@@ -5,7 +5,7 @@
  * thing that records an answer. Every text from the workflow is escaped.
  */
 
-import { MAX_ANSWER_CHARS } from './fields';
+import { HIDDEN_TYPE, MAX_ANSWER_CHARS } from './fields';
 import type { FormField } from './form';
 import { inputName } from './form';
 
@@ -49,8 +49,9 @@ const STYLE = [
 	'.choice input{width:1.25rem;min-height:0;margin:0}',
 ].join('');
 
-/** One form element: its label and input, named by position (form.ts reads them back). */
+/** One form element: its label and input, named by position (form.ts reads them back); a hidden field shows nothing. */
 function formElement(field: FormField, index: number): string {
+	if (field.type === HIDDEN_TYPE) return '';
 	const name = inputName(index);
 	const required = field.required ? ' required' : '';
 	const label = escapeHtml(field.label);

@@ -138,7 +138,12 @@ describe('Custom Form', () => {
 		[
 			'the same label twice',
 			form([{ fieldLabel: 'Amount' }, { fieldLabel: 'Amount', fieldType: 'number' }]),
-			['Form Elements → Element 2 → Label is used by an earlier element: each answer needs its own label — got "Amount"'],
+			['Form Elements → Element 2 → Label is used by an earlier element: each answer needs its own key in the output — got "Amount"'],
+		],
+		[
+			'a hidden field named like a label',
+			form([{ fieldLabel: 'orderId' }, { fieldType: 'hiddenField', fieldName: 'orderId', fieldValue: 'ORD-42' }]),
+			['Form Elements → Element 2 → Field Name is used by an earlier element'],
 		],
 		['a dropdown without options', form([{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: { values: [{ option: '' }] } }]), ['Element 1 → Field Options needs at least one option']],
 		['a radio option twice', form([{ fieldLabel: 'Reason', fieldType: 'radio', fieldOptions: { values: [{ option: 'A' }, { option: 'A' }] } }]), ['Element 1 → Field Options has the same option twice']],
@@ -179,7 +184,8 @@ describe('Custom Form → Define Form → Using JSON', () => {
 		['an object, not a list', '{ "fieldLabel": "Name" }', 'Form Fields must be a JSON list of form elements'],
 		['an empty list', '[]', 'Form Fields needs at least one element'],
 		['a key the node does not take', '[{ "fieldLabel": "Name", "defaultValue": "Budi" }]', 'Form Fields → element 1 → defaultValue is not a key this node\'s forms take'],
-		['an element type the page cannot show', '[{ "fieldLabel": "Receipt", "fieldType": "file" }]', 'Form Fields → element 1 → fieldType must be one of text, textarea, number, email, date, password, dropdown, radio, checkbox — got "file"'],
+		['an element type the page cannot show', '[{ "fieldLabel": "Receipt", "fieldType": "file" }]', 'Form Fields → element 1 → fieldType must be one of text, textarea, number, email, date, password, dropdown, radio, checkbox, hiddenField — got "file"'],
+		['a hiddenField without a fieldName', '[{ "fieldLabel": "Amount" }, { "fieldType": "hiddenField", "fieldValue": "ORD-42" }]', 'Form Fields → element 2 → fieldName is required'],
 		['a dropdown without choices', '[{ "fieldLabel": "Reason", "fieldType": "dropdown" }]', 'Form Fields → element 1 → fieldOptions needs at least one option'],
 	])('%s: refused before anything is sent, nothing waits', async (_name, jsonOutput, rule) => {
 		const { run, error } = await runNode({ parameters: sms(json(jsonOutput)), credentials: credentialsFor(sandbox()) });

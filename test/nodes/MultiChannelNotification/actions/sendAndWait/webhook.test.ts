@@ -239,6 +239,22 @@ describe('Custom Form', () => {
 		expect(html).toContain(said.replace(/"/g, '&quot;'));
 	});
 
+	test('a Hidden Field: not on the page; its value, the node\'s, is output under its Field Name whatever the POST says', async () => {
+		const hidden = { fieldType: 'hiddenField', fieldName: 'orderId', fieldValue: 'ORD-42 <b>' };
+		const withHidden = { ...parameters, formFields: { values: [elements[0], hidden] } };
+		const { html } = await call({ method: 'GET', parameters: withHidden });
+		expect(html).toContain('<label for="field-0">Amount</label>');
+		expect(html).not.toMatch(/field-1|ORD-42|orderId/);
+
+		const posted = { 'field-0': '7', 'field-1': 'ORD-1', orderId: 'ORD-1' };
+		const { result } = await call({ method: 'POST', contentType: MULTIPART, body: { data: posted }, parameters: withHidden });
+		expect(result.workflowData?.[0][0].json.data).toEqual({ Amount: 7, orderId: 'ORD-42 <b>' });
+
+		const json = { ...withHidden, formFields: undefined, defineForm: 'json', jsonOutput: JSON.stringify([elements[0], hidden]) };
+		const fromJson = await call({ method: 'POST', contentType: MULTIPART, body: { data: posted }, parameters: json });
+		expect(fromJson.result.workflowData?.[0][0].json.data).toEqual({ Amount: 7, orderId: 'ORD-42 <b>' });
+	});
+
 	test('POST urlencoded (not what the page sends): 415, the execution keeps waiting', async () => {
 		const { result, status } = await call({ method: 'POST', contentType: FORM, body: valid, parameters });
 
