@@ -75,13 +75,13 @@ function speedGoals(all: Measured[]): Goal[] {
 	];
 	for (const [latencyMs, target, what] of vsHttp) {
 		// The pacing legs: the fewest items this node ran at its defaults (those ran the most times).
-		const counts = nodeLegs.filter((m) => m.latencyMs === latencyMs && m.result.spec.concurrency === undefined).map((m) => m.result.spec.items);
+		const counts = nodeLegs.filter((m) => m.latencyMs === latencyMs).map((m) => m.result.spec.items);
 		if (!counts.length) continue;
 		const items = Math.min(...counts);
 		const goal = `${latencyMs} ms, ${int(items)} items: this node at its defaults ${what}`;
 		goals.push(ratioGoal(goal, find(all, latencyMs, 'node', items), find(all, latencyMs, 'httpNode', items), target));
 	}
-	const memory = all.find(({ latencyMs, result: { spec } }) => spec.memory && spec.kind === 'node' && spec.concurrency === undefined && latencyMs === 0)?.result;
+	const memory = all.find(({ latencyMs, result: { spec } }) => spec.memory && spec.kind === 'node' && latencyMs === 0)?.result;
 	if (memory) {
 		const goal = `0 ms, ${int(memory.spec.items)} items: peak RSS of this node at its defaults grows by ≤ ${GOALS.rssGrowthMb} MB`;
 		const { baselineMb, peakMb, growthMb } = memory.memory ?? {};
