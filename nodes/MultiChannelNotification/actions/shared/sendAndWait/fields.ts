@@ -20,10 +20,12 @@ export const MESSAGE_ROWS = 4;
 export const CHOICE_TYPES = ['dropdown', 'radio', 'checkbox'];
 /** The element the page does not show: its value, set in the node, goes into the output under its Field Name. */
 export const HIDDEN_TYPE = 'hiddenField';
-/** Every element type a Custom Form can have: those a phone's browser renders without script, and a hidden one. */
-export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'password', ...CHOICE_TYPES, HIDDEN_TYPE];
+/** The element the person attaches files with: they come out as the output item's binary data. */
+export const FILE_TYPE = 'file';
+/** Every element type a Custom Form can have: those a phone's browser renders without script (files too), and a hidden one. */
+export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'password', ...CHOICE_TYPES, FILE_TYPE, HIDDEN_TYPE];
 /** The keys an element of a form defined in JSON may have (n8n's own names). */
-export const JSON_FORM_KEYS = ['fieldLabel', 'fieldType', 'placeholder', 'requiredField', 'fieldOptions', 'fieldName', 'fieldValue'];
+export const JSON_FORM_KEYS = ['fieldLabel', 'fieldType', 'placeholder', 'requiredField', 'fieldOptions', 'fieldName', 'fieldValue', 'multipleFiles', 'acceptFileTypes'];
 const JSON_FORM_EXAMPLE = JSON.stringify(
 	[
 		{ fieldLabel: 'Name', placeholder: 'Your name', requiredField: true },
@@ -45,12 +47,22 @@ const formFieldsProperty: INodeProperties = {
 	default: {},
 	typeOptions: { multipleValues: true, sortable: true },
 	displayOptions: { show: { responseType: ['customForm'], defineForm: ['fields'] } },
-	description: 'The fields the person fills in on the page the link opens. Each answer is output under its label (a hidden field\'s value under its Field Name).',
+	description:
+		"The fields the person fills in on the page the link opens. Each answer is output under its label (a hidden field's value under its Field Name; a file's name, type and size, the file itself as binary data).",
 	options: [
 		{
 			displayName: 'Values',
 			name: 'values',
 			values: [
+				{
+					displayName: 'Accepted File Types',
+					name: 'acceptFileTypes',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. .jpg, .png, application/pdf',
+					description: 'Comma-separated file extensions or MIME types the field takes (image/* for any image). Empty: any file.',
+					displayOptions: { show: { fieldType: [FILE_TYPE] } },
+				},
 				{
 					displayName: 'Element Type',
 					name: 'fieldType',
@@ -61,6 +73,7 @@ const formFieldsProperty: INodeProperties = {
 						option('Date', 'date'),
 						option('Dropdown', 'dropdown'),
 						option('Email', 'email'),
+						option('File', FILE_TYPE),
 						option('Hidden Field', HIDDEN_TYPE),
 						option('Number', 'number'),
 						option('Password', 'password'),
@@ -109,6 +122,14 @@ const formFieldsProperty: INodeProperties = {
 					displayOptions: { hide: { fieldType: [HIDDEN_TYPE] } },
 				},
 				{
+					displayName: 'Multiple Files',
+					name: 'multipleFiles',
+					type: 'boolean',
+					default: true,
+					description: 'Whether the person may attach more than one file',
+					displayOptions: { show: { fieldType: [FILE_TYPE] } },
+				},
+				{
 					displayName: 'Placeholder',
 					name: 'placeholder',
 					type: 'string',
@@ -149,7 +170,7 @@ export const responseFields: INodeProperties[] = [
 			{
 				name: 'Custom Form',
 				value: 'customForm',
-				description: 'The person fills in a form you define (text, numbers, dates, choices) on the page the link opens',
+				description: 'The person fills in a form you define (text, numbers, dates, choices, files) on the page the link opens',
 			},
 		],
 	},
@@ -173,7 +194,7 @@ export const responseFields: INodeProperties[] = [
 		typeOptions: { rows: 5 },
 		default: JSON_FORM_EXAMPLE,
 		displayOptions: { show: { responseType: ['customForm'], defineForm: ['json'] } },
-		description: `The form's elements as a JSON list. Each element takes ${JSON_FORM_KEYS.join(', ')}; fieldType is one of ${FORM_FIELD_TYPES.join(', ')} (default text), a choice element lists its choices as fieldOptions.values[].option, and a hiddenField has a fieldName and a fieldValue instead of a label.`,
+		description: `The form's elements as a JSON list. Each element takes ${JSON_FORM_KEYS.join(', ')}; fieldType is one of ${FORM_FIELD_TYPES.join(', ')} (default text), a choice element lists its choices as fieldOptions.values[].option, a file element takes multipleFiles (default true) and acceptFileTypes, and a hiddenField has a fieldName and a fieldValue instead of a label.`,
 	},
 	{
 		displayName: 'Approval Options',

@@ -2,14 +2,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Problem } from '../../../helpers/errors';
 import { showValue } from '../../../helpers/validation';
-import { CHOICE_TYPES, FORM_FIELD_TYPES, HIDDEN_TYPE, JSON_FORM_KEYS, MAX_ANSWER_CHARS } from './fields';
+import { CHOICE_TYPES, FILE_TYPE, FORM_FIELD_TYPES, HIDDEN_TYPE, JSON_FORM_KEYS, MAX_ANSWER_CHARS } from './fields';
 
 /**
  * Custom Form: the fields a person fills in on the answer page (their node fields are in
  * fields.ts). Element types, parameter names and the output (`{ data: { <label>: value } }`)
  * are those of n8n's own send-and-wait forms, for the types a phone's browser renders without
- * script (text, textarea, number, email, date, password, dropdown, radio buttons and checkboxes)
- * and a hidden field, whose value is the node's, not the page's: the output holds what the
+ * script (text, textarea, number, email, date, password, dropdown, radio buttons, checkboxes and
+ * files) and a hidden field, whose value is the node's, not the page's: the output holds what the
  * workflow set, whatever a page sends back. The form
  * is defined with the editor's fields (Form Elements) or as JSON (Form Fields), as in n8n's own
  * forms. The definition is checked before the message is sent (a form nobody can fill in must not
@@ -25,6 +25,41 @@ export interface FormField {
 	placeholder: string;
 	options: string[];
 	required: boolean;
+	/** A file element: whether it takes several files, and the extensions (.pdf) and MIME types (image/png, image/*) it takes (none: any). */
+	multiple: boolean;
+	accept: string[];
+}
+
+/** A file as n8n hands a multipart upload to the webhook (formidable's file). */
+export interface UploadedFile {
+	filepath: string;
+	originalFilename?: string | null;
+	newFilename?: string;
+	mimetype?: string | null;
+	size: number;
+}
+
+/** The hidden input that ends a form with a file element: missing from a POST, the form did not arrive whole. */
+export const FORM_END = 'form-end';
+
+/** The binary property a file element's file goes into, as n8n's own forms name it: the label, other characters as `_`. */
+export const binaryKey = (label: string) => label.replace(/\W/g, '_');
+
+const EXTENSION = /^\.[a-z0-9][a-z0-9._+-]*$/;
+const MIME_TYPE = /^[a-z]+\/([a-z0-9][a-z0-9.+-]*|\*)$/;
+
+/** Accepted File Types as a list: lowercased, extensions with their dot. */
+const acceptList = (value: unknown) =>
+	text(value)
+		.split(',')
+		.map((entry) => entry.trim().toLowerCase())
+		.filter((entry) => entry !== '')
+		.map((entry) => (entry.includes('/') || entry.startsWith('.') ? entry : `.${entry}`));
+
+function accepts(accept: string[], file: UploadedFile): boolean {
+	const name = (file.originalFilename ?? '').toLowerCase();
+	const type = (file.mimetype ?? '').toLowerCase();
+	return accept.length === 0 || accept.some((rule) => (rule.startsWith('.') ? name.endsWith(rule) : rule.endsWith('/*') ? type.startsWith(rule.slice(0, -1)) : type === rule));
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value).trim());
@@ -86,7 +121,8 @@ export function readFormParameters(parameter: (name: string, fallback: unknown) 
 /**
  * A form's elements (`formFields.values`, or the JSON list), with every problem that would make
  * it impossible to fill in: no element, a label missing or used twice, a choice element without
- * choices or with one twice, an unknown element type.
+ * choices or with one twice, a file element's types unreadable or its binary name taken, an
+ * unknown element type.
  */
 function readForm(raw: unknown, definition: Definition): { fields: FormField[]; problems: Problem[] } {
 	const entries = Array.isArray(raw) ? (raw as IDataObject[]) : [];
@@ -101,6 +137,7 @@ function readForm(raw: unknown, definition: Definition): { fields: FormField[]; 
 		problems.push({ field: definition.field, path: definition.path, rule: 'needs at least one element for the person to fill in' });
 	}
 	const seen = new Set<string>();
+	const binaryKeys = new Set<string>();
 	const fields = entries.map((entry, index): FormField => {
 		const type = entry.fieldType === undefined ? 'text' : String(entry.fieldType);
 		const hidden = type === HIDDEN_TYPE;
@@ -118,6 +155,17 @@ function readForm(raw: unknown, definition: Definition): { fields: FormField[]; 
 			const twice = given.find((option, position) => given.indexOf(option) !== position);
 			if (twice !== undefined) problems.push(at(index, 'Field Options', 'fieldOptions', 'has the same option twice', twice));
 		}
+		const accept = type === FILE_TYPE ? acceptList(entry.acceptFileTypes) : [];
+		if (accept.some((rule) => !EXTENSION.test(rule) && !MIME_TYPE.test(rule))) {
+			const rule = 'must list file extensions (.pdf) or MIME types (image/png, image/*), separated by commas';
+			problems.push(at(index, 'Accepted File Types', 'acceptFileTypes', rule, text(entry.acceptFileTypes)));
+		}
+		if (type === FILE_TYPE && label !== '') {
+			const key = binaryKey(label);
+			const rule = `names the same binary data (${key}) as an earlier file element: give it another label`;
+			if (binaryKeys.has(key)) problems.push(at(index, name, 'fieldLabel', rule, label));
+			binaryKeys.add(key);
+		}
 		return {
 			label,
 			type,
@@ -125,6 +173,8 @@ function readForm(raw: unknown, definition: Definition): { fields: FormField[]; 
 			placeholder: text(entry.placeholder),
 			options: options.filter((option) => option !== ''),
 			required: entry.requiredField === true || entry.requiredField === 'true',
+			multiple: type === FILE_TYPE && entry.multipleFiles !== false && entry.multipleFiles !== 'false',
+			accept,
 		};
 	});
 	return { fields, problems };
@@ -142,22 +192,52 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const isDate = (value: string) => DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 
 /**
- * One POSTed form, checked field by field: the answers by label, or what is wrong (the first
- * field that breaks a rule, named by its label). Empty optional fields come out as "" (text,
- * email, date, password, one choice), null (number) or [] (checkboxes). Answers are trimmed, a
- * password's excepted.
+ * One POSTed form (its fields, and its files by input name), checked field by field: the answers
+ * by label and the files to keep as binary data, or what is wrong (the first field that breaks a
+ * rule, named by its label). Empty optional fields come out as "" (text, email, date, password,
+ * one choice), null (number, one file) or [] (checkboxes, several files). Answers are trimmed, a
+ * password's excepted. A file's answer is its name, type and size, as in n8n's own forms.
  */
-export function readFormAnswer(fields: FormField[], body: IDataObject): { data: IDataObject } | { problem: string } {
+export function readFormAnswer(
+	fields: FormField[],
+	body: IDataObject,
+	uploads: Record<string, unknown> = {},
+): { data: IDataObject; files: Array<{ key: string; file: UploadedFile }> } | { problem: string } {
 	const data: IDataObject = {};
+	const files: Array<{ key: string; file: UploadedFile }> = [];
+	// Older n8n (2.8 and 1.x among them) stops reading a multipart body at a file input left empty
+	// or too large, and calls the webhook with what it read: the hidden input after the fields is lost.
+	if (fields.some((field) => field.type === FILE_TYPE) && body[FORM_END] !== '1') {
+		return {
+			problem:
+				'The form did not arrive whole: a file was too large, or this n8n stops reading a form at a file field left empty. Choose a file for each file field, or a smaller one.',
+		};
+	}
 	for (const [index, field] of fields.entries()) {
+		const named = `"${field.label}"`;
 		if (field.type === HIDDEN_TYPE) {
 			data[field.label] = field.value;
+			continue;
+		}
+		if (field.type === FILE_TYPE) {
+			const given = uploads[inputName(index)];
+			// A file input left empty arrives, where n8n keeps it, as a file without name or bytes.
+			const chosen = (Array.isArray(given) ? given : given ? [given] : []).filter(
+				(file: UploadedFile) => typeof file?.filepath === 'string' && (file.size > 0 || (file.originalFilename ?? '') !== ''),
+			) as UploadedFile[];
+			if (field.required && chosen.length === 0) return { problem: `${named} needs a file.` };
+			if (!field.multiple && chosen.length > 1) return { problem: `${named} takes one file.` };
+			const refused = chosen.find((file) => !accepts(field.accept, file));
+			if (refused) return { problem: `${named}: "${refused.originalFilename ?? ''}" is not a type it takes (${field.accept.join(', ')}).` };
+			const about = (file: UploadedFile): IDataObject => ({ filename: file.originalFilename ?? file.newFilename ?? '', mimetype: file.mimetype ?? '', size: file.size });
+			data[field.label] = field.multiple ? chosen.map(about) : chosen[0] ? about(chosen[0]) : null;
+			const key = binaryKey(field.label);
+			files.push(...chosen.map((file, position) => ({ key: field.multiple ? `${key}_${position}` : key, file })));
 			continue;
 		}
 		const posted = body[inputName(index)];
 		const values = (Array.isArray(posted) ? posted : posted === undefined ? [] : [posted]).map((value) => String(value));
 		const value = (values[0] ?? '').trim();
-		const named = `"${field.label}"`;
 		if (field.type === 'checkbox') {
 			const unknown = values.find((choice) => !field.options.includes(choice));
 			if (unknown !== undefined) return { problem: `${named}: that is not one of the choices.` };
@@ -187,5 +267,5 @@ export function readFormAnswer(fields: FormField[], body: IDataObject): { data: 
 			data[field.label] = field.type === 'password' ? values[0] : value;
 		}
 	}
-	return { data };
+	return { data, files };
 }

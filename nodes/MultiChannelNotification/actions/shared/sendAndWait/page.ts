@@ -5,9 +5,9 @@
  * thing that records an answer. Every text from the workflow is escaped.
  */
 
-import { HIDDEN_TYPE, MAX_ANSWER_CHARS } from './fields';
+import { FILE_TYPE, HIDDEN_TYPE, MAX_ANSWER_CHARS } from './fields';
 import type { FormField } from './form';
-import { inputName } from './form';
+import { FORM_END, inputName } from './form';
 
 export interface Choice {
 	/** The form field and value posted, e.g. approved=true. */
@@ -69,6 +69,10 @@ function formElement(field: FormField, index: number): string {
 		const options = field.options.map((option) => `<option value="${escapeHtml(option)}">${escapeHtml(option)}</option>`);
 		return `${labelled}<select id="${name}" name="${name}"${required}><option value="">Choose…</option>${options.join('')}</select>`;
 	}
+	if (field.type === FILE_TYPE) {
+		const accept = field.accept.length === 0 ? '' : ` accept="${escapeHtml(field.accept.join(','))}"`;
+		return `${labelled}<input type="file" id="${name}" name="${name}"${field.multiple ? ' multiple' : ''}${accept}${required}>`;
+	}
 	if (field.type === 'textarea') {
 		return `${labelled}<textarea id="${name}" name="${name}" maxlength="${MAX_ANSWER_CHARS}"${placeholder}${required}></textarea>`;
 	}
@@ -85,10 +89,12 @@ function content(body: PageBody): string {
 	if (body.kind === 'text' || body.kind === 'form') {
 		const heading = body.title === '' ? '' : `<h1>${escapeHtml(body.title)}</h1>`;
 		const about = body.description === '' ? '' : `<p class="message">${escapeHtml(body.description)}</p>`;
+		// A form with a file element ends with a hidden input: form.ts tells by it that the whole form arrived.
+		const end = body.kind === 'form' && body.fields.some((field) => field.type === FILE_TYPE) ? `<input type="hidden" name="${FORM_END}" value="1">` : '';
 		const inputs =
 			body.kind === 'text'
 				? `<label for="answer">Your answer</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea>`
-				: body.fields.map(formElement).join('');
+				: `${body.fields.map(formElement).join('')}${end}`;
 		// A Custom Form posts as multipart: n8n 2.x's own forms do, and newer n8n accepts nothing else for one.
 		const form = body.kind === 'form' ? '<form method="post" enctype="multipart/form-data">' : '<form method="post">';
 		return `${heading}${message}${about}${form}${inputs}<button class="primary" type="submit">${escapeHtml(body.buttonLabel)}</button></form>`;

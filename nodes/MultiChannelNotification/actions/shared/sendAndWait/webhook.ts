@@ -1,8 +1,9 @@
-import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { Choice, PageBody } from './page';
 import { answerPage, PAGE_HEADERS } from './page';
 import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './fields';
+import type { UploadedFile } from './form';
 import { readFormAnswer, readFormParameters } from './form';
 
 /**
@@ -60,7 +61,7 @@ function setupOf(context: IWebhookFunctions): Setup {
 function readAnswer(
 	context: IWebhookFunctions,
 	setup: Setup,
-): { data: IDataObject; said: string } | { status: number; title: string; text: string } {
+): { data: IDataObject; files?: Array<{ key: string; file: UploadedFile }>; said: string } | { status: number; title: string; text: string } {
 	const contentType = String(context.getRequestObject().headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 	if (contentType !== (setup.body.kind === 'form' ? 'multipart/form-data' : 'application/x-www-form-urlencoded')) {
 		return { status: 415, title: 'Answer not recorded', text: 'Please answer with the buttons on the page the link opens.' };
@@ -76,9 +77,9 @@ function readAnswer(
 	}
 	if (setup.body.kind === 'form') {
 		// n8n hands a multipart body over as { data: fields, files }.
-		const answer = readFormAnswer(setup.body.fields, (body.data ?? {}) as IDataObject);
+		const answer = readFormAnswer(setup.body.fields, (body.data ?? {}) as IDataObject, (body.files ?? {}) as Record<string, unknown>);
 		if ('problem' in answer) return { status: 400, title: 'Answer not recorded', text: `${answer.problem} Go back and correct it.` };
-		return { data: answer.data, said: 'Your answer was recorded.' };
+		return { data: answer.data, files: answer.files, said: 'Your answer was recorded.' };
 	}
 	const choice = setup.body.kind === 'question' ? setup.body.choices.find((option) => option.answer === body.approved) : undefined;
 	if (choice === undefined) {
@@ -90,7 +91,8 @@ function readAnswer(
 /**
  * A GET (a person opening the link, or a link preview, an SMS scanner, a bot) only shows the
  * page; a POST from it records the answer and resumes the execution with `{ data: … }`, the
- * shape n8n's own send-and-wait nodes output.
+ * shape n8n's own send-and-wait nodes output (a Custom Form's files as the item's binary data,
+ * copied into n8n's binary data store).
  */
 export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const response = this.getResponseObject();
@@ -102,6 +104,11 @@ export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	if (this.getRequestObject().method !== 'POST') return send(200, answerPage(TITLE, setup.body));
 	const answer = readAnswer(this, setup);
 	if ('status' in answer) return send(answer.status, answerPage(answer.title, { kind: 'notice', title: answer.title, text: answer.text }));
+	const binary: IBinaryKeyData = {};
+	for (const { key, file } of answer.files ?? []) {
+		binary[key] = await this.nodeHelpers.copyBinaryFile(file.filepath, file.originalFilename ?? file.newFilename ?? key, file.mimetype ?? undefined);
+	}
 	send(200, answerPage('Thank you', { kind: 'notice', title: 'Thank you', text: `${answer.said}\nYou can close this page.` }));
-	return { noWebhookResponse: true, workflowData: [[{ json: { data: answer.data } }]] };
+	const item = Object.keys(binary).length === 0 ? { json: { data: answer.data } } : { json: { data: answer.data }, binary };
+	return { noWebhookResponse: true, workflowData: [[item]] };
 }

@@ -124,6 +124,7 @@ describe('Custom Form', () => {
 		const fields = form([
 			{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
 			{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: { values: [{ option: 'Damaged' }, { option: 'Late' }] } },
+			{ fieldLabel: 'Receipt', fieldType: 'file', multipleFiles: false, acceptFileTypes: '.pdf, jpg, image/*' },
 		]);
 		const { run, error } = await runNode({ parameters: sms(fields), credentials: credentialsFor(sandbox()) });
 
@@ -147,6 +148,16 @@ describe('Custom Form', () => {
 		],
 		['a dropdown without options', form([{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: { values: [{ option: '' }] } }]), ['Element 1 → Field Options needs at least one option']],
 		['a radio option twice', form([{ fieldLabel: 'Reason', fieldType: 'radio', fieldOptions: { values: [{ option: 'A' }, { option: 'A' }] } }]), ['Element 1 → Field Options has the same option twice']],
+		[
+			'two file elements whose files would share one binary name',
+			form([{ fieldLabel: 'Photo 1', fieldType: 'file' }, { fieldLabel: 'Photo_1', fieldType: 'file' }]),
+			['Form Elements → Element 2 → Label names the same binary data (Photo_1) as an earlier file element: give it another label — got "Photo_1"'],
+		],
+		[
+			'accepted file types that are neither extensions nor MIME types',
+			form([{ fieldLabel: 'Receipt', fieldType: 'file', acceptFileTypes: 'pdf, image/' }]),
+			['Form Elements → Element 1 → Accepted File Types must list file extensions (.pdf) or MIME types'],
+		],
 	])('%s: refused before anything is sent, nothing waits', async (_name, fields, rules) => {
 		const { run, error } = await runNode({ parameters: sms(fields), credentials: credentialsFor(sandbox()) });
 
@@ -184,7 +195,8 @@ describe('Custom Form → Define Form → Using JSON', () => {
 		['an object, not a list', '{ "fieldLabel": "Name" }', 'Form Fields must be a JSON list of form elements'],
 		['an empty list', '[]', 'Form Fields needs at least one element'],
 		['a key the node does not take', '[{ "fieldLabel": "Name", "defaultValue": "Budi" }]', 'Form Fields → element 1 → defaultValue is not a key this node\'s forms take'],
-		['an element type the page cannot show', '[{ "fieldLabel": "Receipt", "fieldType": "file" }]', 'Form Fields → element 1 → fieldType must be one of text, textarea, number, email, date, password, dropdown, radio, checkbox, hiddenField — got "file"'],
+		['an element type the page cannot show', '[{ "fieldLabel": "Intro", "fieldType": "html" }]', 'Form Fields → element 1 → fieldType must be one of text, textarea, number, email, date, password, dropdown, radio, checkbox, file, hiddenField — got "html"'],
+		['a file type that is neither an extension nor a MIME type', '[{ "fieldLabel": "Receipt", "fieldType": "file", "acceptFileTypes": ".pdf, image/*, *.png" }]', 'Form Fields → element 1 → acceptFileTypes must list file extensions (.pdf) or MIME types (image/png, image/*), separated by commas — got ".pdf, image/*, *.png"'],
 		['a hiddenField without a fieldName', '[{ "fieldLabel": "Amount" }, { "fieldType": "hiddenField", "fieldValue": "ORD-42" }]', 'Form Fields → element 2 → fieldName is required'],
 		['a dropdown without choices', '[{ "fieldLabel": "Reason", "fieldType": "dropdown" }]', 'Form Fields → element 1 → fieldOptions needs at least one option'],
 	])('%s: refused before anything is sent, nothing waits', async (_name, jsonOutput, rule) => {

@@ -17,6 +17,8 @@ interface Call {
 
 interface Answered {
 	result: IWebhookResponseData;
+	/** The files the node copied into n8n's binary data store: path, name, MIME type. */
+	copied: string[][];
 	status: number;
 	headers: Record<string, string>;
 	html: string;
@@ -25,7 +27,7 @@ interface Answered {
 const node = new MultiChannelNotification();
 
 async function call({ method, contentType, body, parameters = {} }: Call): Promise<Answered> {
-	const answered = { status: 0, headers: {} as Record<string, string>, html: '' };
+	const answered = { status: 0, headers: {} as Record<string, string>, html: '', copied: [] as string[][] };
 	const response = {
 		status(code: number) {
 			answered.status = code;
@@ -47,6 +49,12 @@ async function call({ method, contentType, body, parameters = {} }: Call): Promi
 		getBodyData: () => body ?? {},
 		getNodeParameter: (name: string, fallback: unknown) =>
 			name.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], values) ?? fallback,
+		nodeHelpers: {
+			copyBinaryFile: async (filePath: string, fileName: string, mimeType?: string) => {
+				answered.copied.push([filePath, fileName, mimeType ?? '']);
+				return { data: `stored:${filePath}`, fileName, mimeType: mimeType ?? 'application/octet-stream' };
+			},
+		},
 	} as unknown as IWebhookFunctions;
 	const result = await node.webhook.call(context);
 	return { result, ...answered };
@@ -253,6 +261,79 @@ describe('Custom Form', () => {
 		const json = { ...withHidden, formFields: undefined, defineForm: 'json', jsonOutput: JSON.stringify([elements[0], hidden]) };
 		const fromJson = await call({ method: 'POST', contentType: MULTIPART, body: { data: posted }, parameters: json });
 		expect(fromJson.result.workflowData?.[0][0].json.data).toEqual({ Amount: 7, orderId: 'ORD-42 <b>' });
+	});
+
+	describe('File elements', () => {
+		const files = [
+			{ fieldLabel: 'Amount', fieldType: 'number' },
+			{ fieldLabel: 'Receipt <1>', fieldType: 'file', multipleFiles: false, acceptFileTypes: '.PDF, image/*', requiredField: true },
+			{ fieldLabel: 'Photos', fieldType: 'file' },
+		];
+		const withFiles = { ...parameters, formFields: { values: files } };
+		/** A file as n8n hands a multipart upload over (formidable's file). */
+		const upload = (name: string, mimetype: string, size = 10) => ({ filepath: `/tmp/upload-${name}`, originalFilename: name, newFilename: 'x1', mimetype, size });
+		const posted = (uploads: IDataObject, data: IDataObject = { 'field-0': '3', 'form-end': '1' }) => ({ data, files: uploads });
+
+		test('GET: a file input per element (one file or several, the accepted types), then the hidden input that marks the form\'s end', async () => {
+			const { html } = await call({ method: 'GET', parameters: withFiles });
+
+			expect(html).toContain('<label for="field-1">Receipt &lt;1&gt;</label><input type="file" id="field-1" name="field-1" accept=".pdf,image/*" required>');
+			expect(html).toContain('<input type="file" id="field-2" name="field-2" multiple>');
+			expect(html).toContain('<input type="hidden" name="form-end" value="1"><button');
+			expect((await call({ method: 'GET', parameters })).html).not.toContain('form-end');
+		});
+
+		test('POST: each file copied into n8n\'s binary data, named by its label; the answer holds its name, type and size', async () => {
+			const receipt = upload('receipt.pdf', 'application/pdf', 1234);
+			const photos = [upload('a.jpg', 'image/jpeg'), upload('b.png', 'image/png')];
+			const { result, status, copied } = await call({ method: 'POST', contentType: MULTIPART, body: posted({ 'field-1': receipt, 'field-2': photos }), parameters: withFiles });
+
+			expect(status).toBe(200);
+			expect(copied).toEqual([
+				['/tmp/upload-receipt.pdf', 'receipt.pdf', 'application/pdf'],
+				['/tmp/upload-a.jpg', 'a.jpg', 'image/jpeg'],
+				['/tmp/upload-b.png', 'b.png', 'image/png'],
+			]);
+			const [[item]] = result.workflowData ?? [[]];
+			expect(item.json.data).toEqual({
+				Amount: 3,
+				'Receipt <1>': { filename: 'receipt.pdf', mimetype: 'application/pdf', size: 1234 },
+				Photos: [
+					{ filename: 'a.jpg', mimetype: 'image/jpeg', size: 10 },
+					{ filename: 'b.png', mimetype: 'image/png', size: 10 },
+				],
+			});
+			expect(Object.keys(item.binary ?? {})).toEqual(['Receipt__1_', 'Photos_0', 'Photos_1']);
+			expect(item.binary?.Photos_1).toEqual({ data: 'stored:/tmp/upload-b.png', fileName: 'b.png', mimeType: 'image/png' });
+		});
+
+		test('POST: an optional file element left empty (n8n may hand over a blank file) comes out empty, with no binary data', async () => {
+			const blank = { filepath: '/tmp/blank', originalFilename: '', mimetype: 'application/octet-stream', size: 0 };
+			const { result, copied } = await call({ method: 'POST', contentType: MULTIPART, body: posted({ 'field-1': upload('r.pdf', 'application/pdf'), 'field-2': blank }), parameters: withFiles });
+
+			expect(result.workflowData?.[0][0].json.data).toMatchObject({ Photos: [] });
+			expect(Object.keys(result.workflowData?.[0][0].binary ?? {})).toEqual(['Receipt__1_']);
+			expect(copied).toHaveLength(1);
+		});
+
+		test.each([
+			['a required file missing', {}, undefined, '"Receipt <1>" needs a file.'],
+			['two files where one is taken', { 'field-1': [upload('a.pdf', 'application/pdf'), upload('b.pdf', 'application/pdf')] }, undefined, '"Receipt <1>" takes one file.'],
+			['a type not accepted', { 'field-1': upload('setup.exe', 'application/x-msdownload') }, undefined, '"Receipt <1>": "setup.exe" is not a type it takes (.pdf, image/*).'],
+			['a form cut short by n8n (its end marker missing)', { 'field-1': upload('r.pdf', 'application/pdf') }, { 'field-0': '3' }, 'The form did not arrive whole'],
+		])('POST with %s: a 400 page, nothing copied, the execution keeps waiting', async (_name, uploads, data, said) => {
+			const { result, status, html, copied } = await call({ method: 'POST', contentType: MULTIPART, body: posted(uploads, data), parameters: withFiles });
+
+			expect(status).toBe(400);
+			expect(result).toEqual({ noWebhookResponse: true });
+			expect(html).toContain(said.replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+			expect(copied).toEqual([]);
+		});
+
+		test('an image accepted by its MIME type, whatever its extension', async () => {
+			const { status } = await call({ method: 'POST', contentType: MULTIPART, body: posted({ 'field-1': upload('scan.heic', 'image/heic') }), parameters: withFiles });
+			expect(status).toBe(200);
+		});
 	});
 
 	test('POST urlencoded (not what the page sends): 415, the execution keeps waiting', async () => {
