@@ -203,8 +203,10 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		expect(await tab.field('fieldOptions').isVisible(), 'Element Type Dropdown adds Field Options');
 		await tab.page.evaluate('document.activeElement?.blur()');
 		await tab.screenshot('send-and-wait-custom-form.png', 'formFields');
+		await tab.select('fieldType', 'File');
+		await tab.fields('Element Type File', ['fieldLabel', 'multipleFiles', 'acceptFileTypes', 'requiredField'], ['fieldOptions', 'fieldName', 'placeholder']);
 		await tab.select('fieldType', 'Hidden Field');
-		await tab.fields('Element Type Hidden Field', ['fieldName', 'fieldValue'], ['fieldLabel', 'fieldOptions', 'requiredField']);
+		await tab.fields('Element Type Hidden Field', ['fieldName', 'fieldValue'], ['fieldLabel', 'fieldOptions', 'requiredField', 'multipleFiles', 'acceptFileTypes']);
 		const defineForm = await tab.select('defineForm', 'Using JSON');
 		editor.expectEqual(defineForm, ['Using Fields Below', 'Using JSON'], 'Define Form offers Using Fields Below (the default) and Using JSON, as n8n\'s own forms do');
 		await tab.fields('Define Form → Using JSON', ['jsonOutput'], ['formFields']);

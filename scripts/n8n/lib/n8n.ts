@@ -120,6 +120,8 @@ export class RestError extends Error {
 
 export interface NodeItem {
 	json: Record<string, unknown>;
+	/** Binary data by property: what n8n stores about each file (the bytes stay in its binary data store). */
+	binary?: Record<string, { fileName?: string; mimeType?: string }>;
 	pairedItem?: unknown;
 }
 
@@ -163,6 +165,9 @@ export function outputOf(execution: Execution | undefined, node: string): NodeIt
 
 /** The first item's json of a node's last run (see {@link outputOf}). */
 export const firstJson = (execution: Execution | undefined, node: string): Record<string, unknown> | undefined => outputOf(execution, node)[0]?.json;
+
+/** The first item's binary data of a node's last run (none: {}). */
+export const firstBinary = (execution: Execution | undefined, node: string): NonNullable<NodeItem['binary']> => outputOf(execution, node)[0]?.binary ?? {};
 
 /** POSTs a form to an n8n waiting-webhook link, as an answer page's button does: n8n's status and page. */
 export async function postForm(url: string, body: string): Promise<{ status: number; text: string }> {
