@@ -22,10 +22,26 @@ export const CHOICE_TYPES = ['dropdown', 'radio', 'checkbox'];
 export const HIDDEN_TYPE = 'hiddenField';
 /** The element the person attaches files with: they come out as the output item's binary data. */
 export const FILE_TYPE = 'file';
-/** Every element type a Custom Form can have: those a phone's browser renders without script (files too), and a hidden one. */
-export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'password', ...CHOICE_TYPES, FILE_TYPE, HIDDEN_TYPE];
+/** The element that shows text of the workflow's on the page (html.ts keeps what is safe of it); output only if it has an Element Name. */
+export const HTML_TYPE = 'html';
+/** Every element type a Custom Form can have: those a phone's browser renders without script (files too), text to show, and a hidden one. */
+export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'password', ...CHOICE_TYPES, FILE_TYPE, HTML_TYPE, HIDDEN_TYPE];
 /** The keys an element of a form defined in JSON may have (n8n's own names). */
-export const JSON_FORM_KEYS = ['fieldLabel', 'fieldType', 'placeholder', 'requiredField', 'fieldOptions', 'fieldName', 'fieldValue', 'multipleFiles', 'acceptFileTypes'];
+export const JSON_FORM_KEYS = [
+	'fieldLabel',
+	'fieldType',
+	'placeholder',
+	'requiredField',
+	'fieldOptions',
+	'fieldName',
+	'fieldValue',
+	'multipleFiles',
+	'acceptFileTypes',
+	'html',
+	'elementName',
+];
+/** What a new Custom HTML element holds, as in n8n's own forms. */
+const HTML_PLACEHOLDER = '<!-- Your custom HTML here -->\n\n\n';
 const JSON_FORM_EXAMPLE = JSON.stringify(
 	[
 		{ fieldLabel: 'Name', placeholder: 'Your name', requiredField: true },
@@ -64,12 +80,22 @@ const formFieldsProperty: INodeProperties = {
 					displayOptions: { show: { fieldType: [FILE_TYPE] } },
 				},
 				{
+					displayName: 'Element Name',
+					name: 'elementName',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. instructions',
+					description: 'Optional: the key under which the output holds the HTML as the page showed it',
+					displayOptions: { show: { fieldType: [HTML_TYPE] } },
+				},
+				{
 					displayName: 'Element Type',
 					name: 'fieldType',
 					type: 'options',
 					default: 'text',
 					options: [
 						option('Checkboxes', 'checkbox'),
+						option('Custom HTML', HTML_TYPE),
 						option('Date', 'date'),
 						option('Dropdown', 'dropdown'),
 						option('Email', 'email'),
@@ -112,6 +138,17 @@ const formFieldsProperty: INodeProperties = {
 					displayOptions: { show: { fieldType: [HIDDEN_TYPE] } },
 				},
 				{
+					displayName: 'HTML',
+					name: 'html',
+					type: 'string',
+					typeOptions: { editor: 'htmlEditor' },
+					noDataExpression: true,
+					default: HTML_PLACEHOLDER,
+					description: 'Text to show on the page at this place: paragraphs, headings, lists, bold and italic, links',
+					hint: 'Scripts, styles, images, form controls and attributes other than a link\'s https or mailto address are left out',
+					displayOptions: { show: { fieldType: [HTML_TYPE] } },
+				},
+				{
 					displayName: 'Label',
 					name: 'fieldLabel',
 					type: 'string',
@@ -119,7 +156,7 @@ const formFieldsProperty: INodeProperties = {
 					placeholder: 'e.g. Amount to refund',
 					description: 'Shown above the field, and the key of its answer in the output',
 					required: true,
-					displayOptions: { hide: { fieldType: [HIDDEN_TYPE] } },
+					displayOptions: { hide: { fieldType: [HIDDEN_TYPE, HTML_TYPE] } },
 				},
 				{
 					displayName: 'Multiple Files',
@@ -143,7 +180,7 @@ const formFieldsProperty: INodeProperties = {
 					type: 'boolean',
 					default: false,
 					description: 'Whether the person must fill in this field before the form is sent',
-					displayOptions: { hide: { fieldType: [HIDDEN_TYPE] } },
+					displayOptions: { hide: { fieldType: [HIDDEN_TYPE, HTML_TYPE] } },
 				},
 			],
 		},
@@ -194,7 +231,7 @@ export const responseFields: INodeProperties[] = [
 		typeOptions: { rows: 5 },
 		default: JSON_FORM_EXAMPLE,
 		displayOptions: { show: { responseType: ['customForm'], defineForm: ['json'] } },
-		description: `The form's elements as a JSON list. Each element takes ${JSON_FORM_KEYS.join(', ')}; fieldType is one of ${FORM_FIELD_TYPES.join(', ')} (default text), a choice element lists its choices as fieldOptions.values[].option, a file element takes multipleFiles (default true) and acceptFileTypes, and a hiddenField has a fieldName and a fieldValue instead of a label.`,
+		description: `The form's elements as a JSON list. Each element takes ${JSON_FORM_KEYS.join(', ')}; fieldType is one of ${FORM_FIELD_TYPES.join(', ')} (default text), a choice element lists its choices as fieldOptions.values[].option, a file element takes multipleFiles (default true) and acceptFileTypes, an html element its html and an optional elementName, and a hiddenField has a fieldName and a fieldValue instead of a label.`,
 	},
 	{
 		displayName: 'Approval Options',

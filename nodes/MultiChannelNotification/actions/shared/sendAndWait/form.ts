@@ -2,25 +2,26 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Problem } from '../../../helpers/errors';
 import { showValue } from '../../../helpers/validation';
-import { CHOICE_TYPES, FILE_TYPE, FORM_FIELD_TYPES, HIDDEN_TYPE, JSON_FORM_KEYS, MAX_ANSWER_CHARS } from './fields';
+import { CHOICE_TYPES, FILE_TYPE, FORM_FIELD_TYPES, HIDDEN_TYPE, HTML_TYPE, JSON_FORM_KEYS, MAX_ANSWER_CHARS } from './fields';
+import { safeHtml } from './html';
 
 /**
  * Custom Form: the fields a person fills in on the answer page (their node fields are in
  * fields.ts). Element types, parameter names and the output (`{ data: { <label>: value } }`)
  * are those of n8n's own send-and-wait forms, for the types a phone's browser renders without
  * script (text, textarea, number, email, date, password, dropdown, radio buttons, checkboxes and
- * files) and a hidden field, whose value is the node's, not the page's: the output holds what the
- * workflow set, whatever a page sends back. The form
+ * files), text to show (Custom HTML), and a hidden field, whose value is the node's, not the
+ * page's: the output holds what the workflow set, whatever a page sends back. The form
  * is defined with the editor's fields (Form Elements) or as JSON (Form Fields), as in n8n's own
  * forms. The definition is checked before the message is sent (a form nobody can fill in must not
  * go out); each answer is checked on the server, whatever the page's own checks let through.
  */
 
 export interface FormField {
-	/** The key of the answer in the output: the Label, or a hidden field's Field Name. */
+	/** The key of the answer in the output: the Label, a hidden field's Field Name, Custom HTML's Element Name (may be empty). */
 	label: string;
 	type: string;
-	/** A hidden field's value. */
+	/** A hidden field's value; Custom HTML's markup, made safe. */
 	value: string;
 	placeholder: string;
 	options: string[];
@@ -140,12 +141,15 @@ function readForm(raw: unknown, definition: Definition): { fields: FormField[]; 
 	const binaryKeys = new Set<string>();
 	const fields = entries.map((entry, index): FormField => {
 		const type = entry.fieldType === undefined ? 'text' : String(entry.fieldType);
-		const hidden = type === HIDDEN_TYPE;
-		const [name, key] = hidden ? ['Field Name', 'fieldName'] : ['Label', 'fieldLabel'];
+		const [hidden, html] = [type === HIDDEN_TYPE, type === HTML_TYPE];
+		const [name, key] = hidden ? ['Field Name', 'fieldName'] : html ? ['Element Name', 'elementName'] : ['Label', 'fieldLabel'];
 		const label = text(entry[key]);
 		const listed = (entry.fieldOptions as IDataObject | undefined)?.values;
 		const options = (Array.isArray(listed) ? (listed as IDataObject[]) : []).map((choice) => text(choice.option));
-		if (label === '') problems.push(at(index, name, key, 'is required: it names the answer in the output'));
+		// Custom HTML without an Element Name is only shown, not output.
+		if (label === '') {
+			if (!html) problems.push(at(index, name, key, 'is required: it names the answer in the output'));
+		}
 		else if (seen.has(label)) problems.push(at(index, name, key, 'is used by an earlier element: each answer needs its own key in the output', label));
 		seen.add(label);
 		if (!FORM_FIELD_TYPES.includes(type)) problems.push(at(index, 'Element Type', 'fieldType', `must be one of ${FORM_FIELD_TYPES.join(', ')}`, type));
@@ -169,10 +173,10 @@ function readForm(raw: unknown, definition: Definition): { fields: FormField[]; 
 		return {
 			label,
 			type,
-			value: hidden ? text(entry.fieldValue) : '',
+			value: hidden ? text(entry.fieldValue) : html ? safeHtml(typeof entry.html === 'string' ? entry.html : '') : '',
 			placeholder: text(entry.placeholder),
 			options: options.filter((option) => option !== ''),
-			required: entry.requiredField === true || entry.requiredField === 'true',
+			required: !html && (entry.requiredField === true || entry.requiredField === 'true'),
 			multiple: type === FILE_TYPE && entry.multipleFiles !== false && entry.multipleFiles !== 'false',
 			accept,
 		};
@@ -215,8 +219,8 @@ export function readFormAnswer(
 	}
 	for (const [index, field] of fields.entries()) {
 		const named = `"${field.label}"`;
-		if (field.type === HIDDEN_TYPE) {
-			data[field.label] = field.value;
+		if (field.type === HIDDEN_TYPE || field.type === HTML_TYPE) {
+			if (field.label !== '') data[field.label] = field.value;
 			continue;
 		}
 		if (field.type === FILE_TYPE) {

@@ -2,10 +2,11 @@
  * The answer page: one self-contained HTML document (no script, no external asset, inline
  * style), readable on a 360 px phone and usable without JavaScript. A GET only shows it; its
  * forms POST back to the same address, query included (the link's signature), which is the only
- * thing that records an answer. Every text from the workflow is escaped.
+ * thing that records an answer. Every text from the workflow is escaped, but a Custom HTML
+ * element's, which html.ts keeps to safe markup.
  */
 
-import { FILE_TYPE, HIDDEN_TYPE, MAX_ANSWER_CHARS } from './fields';
+import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './fields';
 import type { FormField } from './form';
 import { FORM_END, inputName } from './form';
 
@@ -47,11 +48,14 @@ const STYLE = [
 	'legend{font-weight:600;padding:0;margin:0 0 .25rem}',
 	'.choice{display:flex;align-items:center;gap:.5rem;font-weight:400;min-height:44px;margin:0}',
 	'.choice input{width:1.25rem;min-height:0;margin:0}',
+	'.html{margin:0 0 .75rem;overflow-wrap:anywhere}',
+	'.html :first-child{margin-top:0}',
 ].join('');
 
-/** One form element: its label and input, named by position (form.ts reads them back); a hidden field shows nothing. */
+/** One form element: its label and input, named by position (form.ts reads them back); a hidden field shows nothing, Custom HTML its safe markup. */
 function formElement(field: FormField, index: number): string {
 	if (field.type === HIDDEN_TYPE) return '';
+	if (field.type === HTML_TYPE) return `<div class="html">${field.value}</div>`;
 	const name = inputName(index);
 	const required = field.required ? ' required' : '';
 	const label = escapeHtml(field.label);

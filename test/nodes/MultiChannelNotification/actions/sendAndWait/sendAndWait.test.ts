@@ -125,6 +125,7 @@ describe('Custom Form', () => {
 			{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
 			{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: { values: [{ option: 'Damaged' }, { option: 'Late' }] } },
 			{ fieldLabel: 'Receipt', fieldType: 'file', multipleFiles: false, acceptFileTypes: '.pdf, jpg, image/*' },
+			{ fieldType: 'html', html: '<p>Photos help.</p>' },
 		]);
 		const { run, error } = await runNode({ parameters: sms(fields), credentials: credentialsFor(sandbox()) });
 
@@ -195,7 +196,8 @@ describe('Custom Form → Define Form → Using JSON', () => {
 		['an object, not a list', '{ "fieldLabel": "Name" }', 'Form Fields must be a JSON list of form elements'],
 		['an empty list', '[]', 'Form Fields needs at least one element'],
 		['a key the node does not take', '[{ "fieldLabel": "Name", "defaultValue": "Budi" }]', 'Form Fields → element 1 → defaultValue is not a key this node\'s forms take'],
-		['an element type the page cannot show', '[{ "fieldLabel": "Intro", "fieldType": "html" }]', 'Form Fields → element 1 → fieldType must be one of text, textarea, number, email, date, password, dropdown, radio, checkbox, file, hiddenField — got "html"'],
+		['an element type the page cannot show', '[{ "fieldLabel": "Map", "fieldType": "location" }]', 'Form Fields → element 1 → fieldType must be one of text, textarea, number, email, date, password, dropdown, radio, checkbox, file, html, hiddenField — got "location"'],
+		['Custom HTML named like a label', '[{ "fieldLabel": "Note" }, { "fieldType": "html", "elementName": "Note", "html": "<p>x</p>" }]', 'Form Fields → element 2 → elementName is used by an earlier element'],
 		['a file type that is neither an extension nor a MIME type', '[{ "fieldLabel": "Receipt", "fieldType": "file", "acceptFileTypes": ".pdf, image/*, *.png" }]', 'Form Fields → element 1 → acceptFileTypes must list file extensions (.pdf) or MIME types (image/png, image/*), separated by commas — got ".pdf, image/*, *.png"'],
 		['a hiddenField without a fieldName', '[{ "fieldLabel": "Amount" }, { "fieldType": "hiddenField", "fieldValue": "ORD-42" }]', 'Form Fields → element 2 → fieldName is required'],
 		['a dropdown without choices', '[{ "fieldLabel": "Reason", "fieldType": "dropdown" }]', 'Form Fields → element 1 → fieldOptions needs at least one option'],

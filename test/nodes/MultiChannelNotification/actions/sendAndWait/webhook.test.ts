@@ -263,6 +263,19 @@ describe('Custom Form', () => {
 		expect(fromJson.result.workflowData?.[0][0].json.data).toEqual({ Amount: 7, orderId: 'ORD-42 <b>' });
 	});
 
+	test('Custom HTML: its safe markup shown where it stands in the form; output under its Element Name, if it has one', async () => {
+		const html = { fieldType: 'html', elementName: 'instructions', html: '<p>Photos help: <b>front</b> and back.</p><script>alert(1)</script><input name="field-0">' };
+		const unnamed = { fieldType: 'html', html: '<h2>Thanks</h2>' };
+		const withHtml = { ...parameters, formFields: { values: [html, elements[0], unnamed] } };
+		const { html: page } = await call({ method: 'GET', parameters: withHtml });
+		expect(page).toContain('<div class="html"><p>Photos help: <b>front</b> and back.</p></div><label for="field-1">Amount</label>');
+		expect(page).toContain('<div class="html"><h2>Thanks</h2></div><button');
+		expect(page).not.toMatch(/<script|alert|name="field-0"/);
+
+		const { result } = await call({ method: 'POST', contentType: MULTIPART, body: { data: { 'field-1': '7', instructions: 'changed' } }, parameters: withHtml });
+		expect(result.workflowData?.[0][0].json.data).toEqual({ instructions: '<p>Photos help: <b>front</b> and back.</p>', Amount: 7 });
+	});
+
 	describe('File elements', () => {
 		const files = [
 			{ fieldLabel: 'Amount', fieldType: 'number' },
