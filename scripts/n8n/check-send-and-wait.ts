@@ -42,6 +42,7 @@ const TIMEOUT_WORKFLOW = workflowFixture('mcnSendAndWait02', 'Send and Wait chec
 /** The same question as a Custom Form, answered in Chromium. */
 const choices = (...options: string[]) => ({ values: options.map((option) => ({ option })) });
 const FORM_ELEMENTS = [
+	{ fieldType: 'html', elementName: 'intro', html: '<p>A photo of the <b>box</b> helps.</p><script>document.title = "x"</script><img src="https://example.com/x.png">' },
 	{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
 	{ fieldLabel: 'Reason', fieldType: 'dropdown', fieldOptions: choices('Damaged', 'Late') },
 	{ fieldLabel: 'Notify', fieldType: 'checkbox', fieldOptions: choices('SMS', 'Email') },
@@ -170,6 +171,7 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 			const page = await (await browser.newContext({ viewport: { width: 360, height: 640 }, javaScriptEnabled: false })).newPage();
 			await page.goto(formLink, { waitUntil: 'load' });
 			const widest = await page.locator('input, select, textarea, button').evaluateAll((inputs) => Math.max(...inputs.map((input) => input.getBoundingClientRect().right)));
+			const html = { bold: await page.locator('.html b').textContent(), scriptsOrImages: await page.locator('script, img').count() };
 			await page.getByLabel('Amount').fill('150000');
 			await page.getByLabel('Reason').selectOption('Late');
 			await page.getByLabel('SMS').check();
@@ -180,18 +182,19 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 			await page.screenshot({ path: join(SCREENSHOTS, 'answer-form.png'), fullPage: true });
 			await page.getByRole('button', { name: 'Submit' }).click();
 			await page.getByText('Your answer was recorded.').waitFor({ timeout: 30_000 });
-			return { id, widest };
+			return { id, widest, html };
 		} finally {
 			await browser.close();
 		}
 	});
 	expect(form.widest <= 360, 'the form fits a 360 px screen', form.widest);
+	expect(form.html.bold === 'box' && form.html.scriptsOrImages === 0, 'the Custom HTML element shows its formatting, without its script and image', form.html);
 	const formRun = await client.statusBecomes(form.id);
 	const receipt = { filename: 'receipt.png', mimetype: 'image/png', size: RECEIPT.length };
-	const formAnswer = { data: { Amount: 150000, Reason: 'Late', Notify: ['SMS', 'Email'], Note: 'Box arrived crushed', PIN: ' 4 2 ', Receipt: receipt, orderId: 'ORD-42' } };
+	const formAnswer = { data: { Amount: 150000, Reason: 'Late', Notify: ['SMS', 'Email'], Note: 'Box arrived crushed', PIN: ' 4 2 ', Receipt: receipt, orderId: 'ORD-42', intro: '<p>A photo of the <b>box</b> helps.</p>' } };
 	expect(
 		formRun.status === 'success' && isDeepStrictEqual(firstJson(formRun, 'Ask'), formAnswer),
-		'the form (no JavaScript) resumed the execution with each answer under its label, typed, the file\'s name, type and size, and the hidden field\'s value (an expression) under its Field Name',
+		'the form (no JavaScript) resumed the execution with each answer under its label, typed, the file\'s name, type and size, the hidden field\'s value (an expression) under its Field Name, and the HTML shown under its Element Name',
 		firstJson(formRun, 'Ask'),
 	);
 	const binary = firstBinary(formRun, 'Ask');

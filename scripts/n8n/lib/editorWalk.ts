@@ -203,6 +203,8 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		expect(await tab.field('fieldOptions').isVisible(), 'Element Type Dropdown adds Field Options');
 		await tab.page.evaluate('document.activeElement?.blur()');
 		await tab.screenshot('send-and-wait-custom-form.png', 'formFields');
+		await tab.select('fieldType', 'Custom HTML');
+		await tab.fields('Element Type Custom HTML', ['html', 'elementName'], ['fieldLabel', 'requiredField', 'fieldName', 'multipleFiles']);
 		await tab.select('fieldType', 'File');
 		await tab.fields('Element Type File', ['fieldLabel', 'multipleFiles', 'acceptFileTypes', 'requiredField'], ['fieldOptions', 'fieldName', 'placeholder']);
 		await tab.select('fieldType', 'Hidden Field');
