@@ -16,6 +16,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
+import type { Page } from 'playwright-core';
+
 import { launchChromium, SCREENSHOTS } from './lib/browser';
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
@@ -136,25 +138,30 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 	expect(after.status === 'success' && isDeepStrictEqual(firstJson(after, 'Ask'), APPROVED), 'and changes nothing', after.status);
 	expect(sandbox.requests.length === 1, 'nothing else was sent', sandbox.requests.length);
 
-	const phone = await step('a second execution, answered in Chromium on a phone-sized screen', async () => {
-		const { id } = await client.execute(WORKFLOW.id, { until: SETTLED });
-		const phoneLink = smsOf(requestsTo(sandbox).at(-1)!).message.split('\n')[1];
+	/** Runs a workflow until it waits, then opens the link of its SMS in Chromium on a 360 px screen, JavaScript off, for `use`. */
+	const onPhone = async <T>(workflowId: string, use: (page: Page) => Promise<T>): Promise<T & { id: string }> => {
+		const { id } = await client.execute(workflowId, { until: SETTLED });
 		const browser = await launchChromium();
 		try {
-			const context = await browser.newContext({ viewport: { width: 360, height: 640 }, javaScriptEnabled: false });
-			const page = await context.newPage();
-			await page.goto(phoneLink, { waitUntil: 'load' });
+			const page = await (await browser.newContext({ viewport: { width: 360, height: 640 }, javaScriptEnabled: false })).newPage();
+			await page.goto(smsOf(requestsTo(sandbox).at(-1)!).message.split('\n')[1], { waitUntil: 'load' });
+			return { id, ...(await use(page)) };
+		} finally {
+			await browser.close();
+		}
+	};
+
+	const phone = await step('a second execution, answered in Chromium on a phone-sized screen', async () =>
+		await onPhone(WORKFLOW.id, async (page) => {
 			const card = await page.locator('.card').boundingBox();
 			const widest = await page.locator('button').evaluateAll((buttons) => Math.max(...buttons.map((button) => button.getBoundingClientRect().right)));
 			await page.screenshot({ path: join(SCREENSHOTS, 'answer-page.png') });
 			await page.getByRole('button', { name: 'Refund' }).click();
 			await page.getByText('Recorded: Refund').waitFor({ timeout: 30_000 });
 			await page.screenshot({ path: join(SCREENSHOTS, 'answer-recorded.png') });
-			return { id, cardRight: (card?.x ?? 0) + (card?.width ?? Infinity), widest };
-		} finally {
-			await browser.close();
-		}
-	});
+			return { cardRight: (card?.x ?? 0) + (card?.width ?? Infinity), widest };
+		}),
+	);
 	expect(phone.cardRight <= 360 && phone.widest <= 360, 'the page fits a 360 px screen', phone);
 	const phoneRun = await client.statusBecomes(phone.id);
 	expect(
@@ -163,13 +170,8 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 		firstJson(phoneRun, 'Ask'),
 	);
 
-	const form = await step('a Custom Form, filled in in Chromium on a phone-sized screen', async () => {
-		const { id } = await client.execute(FORM_WORKFLOW.id, { until: SETTLED });
-		const formLink = smsOf(requestsTo(sandbox).at(-1)!).message.split('\n')[1];
-		const browser = await launchChromium();
-		try {
-			const page = await (await browser.newContext({ viewport: { width: 360, height: 640 }, javaScriptEnabled: false })).newPage();
-			await page.goto(formLink, { waitUntil: 'load' });
+	const form = await step('a Custom Form, filled in in Chromium on a phone-sized screen', async () =>
+		await onPhone(FORM_WORKFLOW.id, async (page) => {
 			const widest = await page.locator('input, select, textarea, button').evaluateAll((inputs) => Math.max(...inputs.map((input) => input.getBoundingClientRect().right)));
 			const html = { bold: await page.locator('.html b').textContent(), scriptsOrImages: await page.locator('script, img').count() };
 			await page.getByLabel('Amount').fill('150000');
@@ -182,11 +184,9 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 			await page.screenshot({ path: join(SCREENSHOTS, 'answer-form.png'), fullPage: true });
 			await page.getByRole('button', { name: 'Submit' }).click();
 			await page.getByText('Your answer was recorded.').waitFor({ timeout: 30_000 });
-			return { id, widest, html };
-		} finally {
-			await browser.close();
-		}
-	});
+			return { widest, html };
+		}),
+	);
 	expect(form.widest <= 360, 'the form fits a 360 px screen', form.widest);
 	expect(form.html.bold === 'box' && form.html.scriptsOrImages === 0, 'the Custom HTML element shows its formatting, without its script and image', form.html);
 	const formRun = await client.statusBecomes(form.id);

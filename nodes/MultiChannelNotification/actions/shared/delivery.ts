@@ -44,7 +44,11 @@ export function readItem(context: IExecuteFunctions, operation: SendOperation, i
 	return { itemIndex, options, request };
 }
 
-const realClock: Clock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms) };
+/**
+ * Milliseconds on a clock that only moves forward (the wall clock can be stepped back or ahead by
+ * the host's time keeping): a Retry-After wait is then never cut short, nor stretched.
+ */
+const realClock: Clock = { now: () => performance.timeOrigin + performance.now(), sleep: async (ms) => await sleep(ms) };
 
 /** What a dry run shows: the request as it would go out, the key masked. */
 function dryRunItem(connection: ServiceConnection, { request }: Ready): IDataObject {
