@@ -57,7 +57,7 @@ const FORM_ELEMENTS = [
 const RECEIPT = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const FORM_WORKFLOW = workflowFixture('mcnSendAndWait03', 'Send and Wait check: custom form', [
 	manualTrigger(),
-	packageNode('Ask', { ...ASK, responseType: 'customForm', formFields: { values: FORM_ELEMENTS } }),
+	packageNode('Ask', { ...ASK, responseType: 'customForm', formFields: { values: FORM_ELEMENTS }, options: { responseFormCustomCss: '.card { border-top: 4px solid #0a7d3b }' } }),
 	noOp(),
 ]);
 /** A Custom Form defined as JSON by an expression (Define Form → Using JSON), answered with the page's multipart POST. */
@@ -174,6 +174,7 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 		await onPhone(FORM_WORKFLOW.id, async (page) => {
 			const widest = await page.locator('input, select, textarea, button').evaluateAll((inputs) => Math.max(...inputs.map((input) => input.getBoundingClientRect().right)));
 			const html = { bold: await page.locator('.html b').textContent(), scriptsOrImages: await page.locator('script, img').count() };
+			const border = await page.locator('.card').evaluate((card) => card.ownerDocument.defaultView?.getComputedStyle(card).borderTopColor);
 			await page.getByLabel('Amount').fill('150000');
 			await page.getByLabel('Reason').selectOption('Late');
 			await page.getByLabel('SMS').check();
@@ -184,11 +185,12 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 			await page.screenshot({ path: join(SCREENSHOTS, 'answer-form.png'), fullPage: true });
 			await page.getByRole('button', { name: 'Submit' }).click();
 			await page.getByText('Your answer was recorded.').waitFor({ timeout: 30_000 });
-			return { widest, html };
+			return { widest, html, border };
 		}),
 	);
 	expect(form.widest <= 360, 'the form fits a 360 px screen', form.widest);
 	expect(form.html.bold === 'box' && form.html.scriptsOrImages === 0, 'the Custom HTML element shows its formatting, without its script and image', form.html);
+	expect(form.border === 'rgb(10, 125, 59)', 'Response Form Custom Styling applies on the page (the card\'s green top border)', form.border);
 	const formRun = await client.statusBecomes(form.id);
 	const receipt = { filename: 'receipt.png', mimetype: 'image/png', size: RECEIPT.length };
 	const formAnswer = { data: { Amount: 150000, Reason: 'Late', Notify: ['SMS', 'Email'], Note: 'Box arrived crushed', PIN: ' 4 2 ', Receipt: receipt, orderId: 'ORD-42', intro: '<p>A photo of the <b>box</b> helps.</p>' } };

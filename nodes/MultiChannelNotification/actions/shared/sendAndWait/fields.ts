@@ -358,6 +358,17 @@ const freeTextOptions: INodeProperties[] = [
 		default: DEFAULT_SUBMIT_LABEL,
 		displayOptions: onlyForForms,
 	},
+	{
+		displayName: 'Response Form Custom Styling',
+		name: 'responseFormCustomCss',
+		type: 'string',
+		typeOptions: { rows: 10, editor: 'cssEditor' },
+		default: '',
+		placeholder: 'e.g. .primary { background: #0a7d3b; border-color: #0a7d3b }',
+		description:
+			'CSS added after the page\'s own, e.g. to match your brand: the page\'s classes are .card, .message, .primary (the submit button) and .html (Custom HTML); fonts or images it names are not loaded (the page loads nothing from elsewhere)',
+		displayOptions: onlyForForms,
+	},
 ];
 
 /** The send Options that make sense for one message that waits: no pacing, no per-key dedupe. */

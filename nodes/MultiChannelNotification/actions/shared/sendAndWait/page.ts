@@ -110,12 +110,17 @@ function content(body: PageBody): string {
 	return `${message}${forms.join('')}`;
 }
 
-export function answerPage(title: string, body: PageBody): string {
+/**
+ * The page; `css` (Response Form Custom Styling) comes after its own style. A `<` in it is written
+ * as CSS's own escape, so it cannot end the style element.
+ */
+export function answerPage(title: string, body: PageBody, css = ''): string {
+	const custom = css.trim() === '' ? '' : `<style>${css.replace(/</g, '\\3c ')}</style>`;
 	return [
 		'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
 		'<meta name="viewport" content="width=device-width,initial-scale=1">',
 		'<meta name="robots" content="noindex,nofollow">',
-		`<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>`,
+		`<title>${escapeHtml(title)}</title><style>${STYLE}</style>${custom}</head>`,
 		`<body><main><div class="card">${content(body)}</div></main></body></html>`,
 	].join('');
 }

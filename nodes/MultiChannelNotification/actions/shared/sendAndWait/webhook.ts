@@ -28,6 +28,8 @@ const TITLE = 'Your answer';
 
 interface Setup {
 	body: PageBody;
+	/** Response Form Custom Styling, for every page of a Free Text or Custom Form answer. */
+	css: string;
 }
 
 const label = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback);
@@ -43,9 +45,10 @@ function setupOf(context: IWebhookFunctions): Setup {
 			description: label(options.responseFormDescription, ''),
 			buttonLabel: label(options.responseFormButtonLabel, DEFAULT_SUBMIT_LABEL),
 		};
-		if (responseType === 'freeText') return { body: { kind: 'text', maxLength: MAX_ANSWER_CHARS, ...page } };
+		const css = typeof options.responseFormCustomCss === 'string' ? options.responseFormCustomCss : '';
+		if (responseType === 'freeText') return { body: { kind: 'text', maxLength: MAX_ANSWER_CHARS, ...page }, css };
 		// Checked before the message was sent (wait.ts), so the fields are fillable here.
-		return { body: { kind: 'form', fields: readFormParameters((name, fallback) => context.getNodeParameter(name, fallback)).fields, ...page } };
+		return { body: { kind: 'form', fields: readFormParameters((name, fallback) => context.getNodeParameter(name, fallback)).fields, ...page }, css };
 	}
 	const approval = context.getNodeParameter('approvalOptions.values', {}) as IDataObject;
 	const choices: Choice[] = [
@@ -54,7 +57,7 @@ function setupOf(context: IWebhookFunctions): Setup {
 	if (approval.approvalType === 'double') {
 		choices.push({ field: 'approved', answer: 'false', label: label(approval.disapproveLabel, DEFAULT_DECLINE_LABEL), primary: false });
 	}
-	return { body: { kind: 'question', message, choices } };
+	return { body: { kind: 'question', message, choices }, css: '' };
 }
 
 /** What a POST answers, or the page explaining why it was refused (the execution keeps waiting). */
@@ -101,14 +104,14 @@ export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		response.status(status).set(PAGE_HEADERS).send(html);
 		return { noWebhookResponse: true };
 	};
-	if (this.getRequestObject().method !== 'POST') return send(200, answerPage(TITLE, setup.body));
+	if (this.getRequestObject().method !== 'POST') return send(200, answerPage(TITLE, setup.body, setup.css));
 	const answer = readAnswer(this, setup);
-	if ('status' in answer) return send(answer.status, answerPage(answer.title, { kind: 'notice', title: answer.title, text: answer.text }));
+	if ('status' in answer) return send(answer.status, answerPage(answer.title, { kind: 'notice', title: answer.title, text: answer.text }, setup.css));
 	const binary: IBinaryKeyData = {};
 	for (const { key, file } of answer.files ?? []) {
 		binary[key] = await this.nodeHelpers.copyBinaryFile(file.filepath, file.originalFilename ?? file.newFilename ?? key, file.mimetype ?? undefined);
 	}
-	send(200, answerPage('Thank you', { kind: 'notice', title: 'Thank you', text: `${answer.said}\nYou can close this page.` }));
+	send(200, answerPage('Thank you', { kind: 'notice', title: 'Thank you', text: `${answer.said}\nYou can close this page.` }, setup.css));
 	const item = Object.keys(binary).length === 0 ? { json: { data: answer.data } } : { json: { data: answer.data }, binary };
 	return { noWebhookResponse: true, workflowData: [[item]] };
 }

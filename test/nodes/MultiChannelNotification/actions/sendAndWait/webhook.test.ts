@@ -107,6 +107,20 @@ describe('GET: the page, never an answer', () => {
 		expect(html).toContain('Say how much &amp; why');
 		expect(html).toContain('>Send it</button>');
 	});
+
+	test('Response Form Custom Styling: after the page\'s own style on every page of the answer, unable to end its style element', async () => {
+		const options = { responseFormCustomCss: '.primary { background: #0a7d3b }\n</style><script>alert(1)</script><style>' };
+		const page = await call({ method: 'GET', parameters: { responseType: 'freeText', options } });
+		const thanks = await call({ method: 'POST', contentType: FORM, body: { text: 'ok' }, parameters: { responseType: 'freeText', options } });
+		const refused = await call({ method: 'POST', contentType: FORM, body: { text: ' ' }, parameters: { responseType: 'freeText', options } });
+
+		for (const { html } of [page, thanks, refused]) {
+			expect(html).toContain('<style>.primary { background: #0a7d3b }\n\\3c /style>\\3c script>alert(1)\\3c /script>\\3c style></style></head>');
+			expect(html).not.toMatch(/<script/i);
+			expect(html.match(/<\/style>/g)).toHaveLength(2);
+		}
+		expect((await call({ method: 'GET', parameters: { responseType: 'freeText' } })).html.match(/<style>/g)).toHaveLength(1);
+	});
 });
 
 describe('POST: records the answer, in the shape of n8n’s own send-and-wait nodes', () => {
