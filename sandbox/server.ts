@@ -363,8 +363,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	let latencyMs = initialLatency;
 	let rateLimit = initialRateLimit;
 	let limiter: Limiter | undefined = rateLimit === undefined ? undefined : createLimiter(rateLimit.shape);
-	// Arrival times on a clock that only moves forward, as the node's pacing reads time.
-	const now = options.now ?? (() => performance.timeOrigin + performance.now());
+	// Arrival times in whole milliseconds on a clock that only moves forward, as the node's pacing reads time.
+	const now = options.now ?? (() => Math.floor(performance.timeOrigin + performance.now()));
 	let seq = 0;
 	// Requests open in the current epoch (since the last reset), and in all.
 	let epoch = 0;
