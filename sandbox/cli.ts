@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
+import { watchLifeline } from './lifeline';
 import { CONTROL_PREFIX, DEFAULT_API_KEY, startSandbox } from './server';
 import type { AnswerPlan, RateLimit, Sandbox } from './server';
 import { MAX_ANSWER_DELAY_MS, checkAnswerPlan, checkRateLimit } from './server';
@@ -116,14 +117,16 @@ async function main(): Promise<void> {
 	);
 
 	const running = sandbox;
-	let stopping = false;
-	const shutdown = (signal: NodeJS.Signals): void => {
-		if (stopping) {
-			// A second Ctrl-C means the user does not want to wait for a clean stop.
-			process.exit(130);
+	let stoppingSince: number | undefined;
+	const shutdown = (signal: NodeJS.Signals, why = `${signal} received`): void => {
+		if (stoppingSince !== undefined) {
+			// A second Ctrl-C means the user does not want to wait for a clean stop; copies of one
+			// Ctrl-C (from the terminal and passed on by a parent) arrive within a second.
+			if (signal === 'SIGINT' && Date.now() - stoppingSince > 1000) process.exit(130);
+			return;
 		}
-		stopping = true;
-		process.stdout.write(`${signal} received, stopping sandbox\n`);
+		stoppingSince = Date.now();
+		process.stdout.write(`${why}, stopping sandbox\n`);
 		running.stop().then(
 			() => {
 				removeOwn();
@@ -135,8 +138,9 @@ async function main(): Promise<void> {
 			},
 		);
 	};
-	process.on('SIGINT', shutdown);
-	process.on('SIGTERM', shutdown);
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+	// Stopping only the top `npm` of `npm run sandbox` stops the sandbox too.
+	watchLifeline((why) => shutdown('SIGTERM', why));
 }
 
 /** The rate limit the flags describe, or undefined without --rate-limit. */

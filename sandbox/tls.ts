@@ -13,6 +13,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
+import { watchLifeline } from './lifeline';
+
 /** Folder holding the run's `ca.pem`, `cert.pem` and `key.pem`. */
 export const TLS_DIR_ENV = 'SANDBOX_TLS_DIR';
 /** Node's own variable: the extra CA every Node process of the run trusts. */
@@ -120,14 +122,19 @@ export function runWithTls(command: string, args: string[]): Promise<number> {
 		stdio: 'inherit',
 		env: { ...process.env, ...tlsEnv(files), PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` },
 	});
-	// Ctrl-C reaches the child through the terminal; a signal sent to this process alone is passed on.
+	// A signal is passed on: sent to this process alone (a stop button signals only the top `npm`),
+	// the child would not get it otherwise. A terminal's Ctrl-C reaches the child twice this way;
+	// our scripts take copies within a second as one.
 	const forward = (signal: NodeJS.Signals) => {
-		if (signal !== 'SIGINT') child.kill(signal);
+		child.kill(signal);
 	};
 	const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 	for (const signal of signals) process.on(signal, forward);
+	// When whoever started us is gone (only the top `npm` was stopped), the child is stopped too.
+	const unwatch = watchLifeline(() => forward('SIGTERM'));
 	return new Promise((done) => {
 		const finish = (code: number) => {
+			unwatch();
 			for (const signal of signals) process.off(signal, forward);
 			if (!inherited) removeTlsFiles(files);
 			done(code);

@@ -5,14 +5,26 @@
  * the sandbox received and what the node output, and exits 0 only if every send succeeded.
  * `npm run demo` does the same in a real n8n.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { watchLifeline } from '../sandbox/lifeline';
 import { EXAMPLE_SENDS, RECIPIENT, inProcessRunner } from './bench/inProcess';
 
-// n8n-core keeps an instance key under N8N_USER_FOLDER: use a throw-away folder.
-process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'mcn-demo-'));
+// n8n-core writes an instance key under N8N_USER_FOLDER: a throw-away folder, removed on every
+// exit (a finished run, an error, Ctrl-C, SIGTERM, or the command that started us gone).
+const userFolder = process.env.N8N_USER_FOLDER === undefined ? mkdtempSync(join(tmpdir(), 'mcn-demo-')) : undefined;
+if (userFolder) process.env.N8N_USER_FOLDER = userFolder;
+process.on('exit', () => {
+	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
+});
+const stop = (why: string): void => {
+	console.log(`\n${why}: stopping the demo`);
+	process.exit(130);
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(`${signal} received`));
+watchLifeline(stop);
 
 const ITEM = { name: 'Budi', order: 'A-1042', phone: '0812-3456-7890', code: '734201' };
 

@@ -9,6 +9,8 @@ import { createWriteStream, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
+import { watchLifeline } from '../../../sandbox/lifeline';
+
 export interface Group {
 	name: string;
 	pid: number;
@@ -32,12 +34,27 @@ function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 }
 
 /**
- * The environment for a child: ours without the npm_* variables `npm run` adds. Those carry the
- * repository's npm settings (ignore-scripts=true among them) into nested npm calls, where they
- * would, for example, keep sqlite3 from being built for n8n.
+ * npm settings `npm run` hands down that belong to this repository's own run, not to the user:
+ * the repository's `ignore-scripts=true` (it would keep sqlite3 from being built for n8n), and
+ * where and how that npm ran. Every other `npm_config_*` (registry, cache, proxy, certificates,
+ * retries: the user's settings, from the environment or their .npmrc) reaches nested npm calls.
+ */
+const REPOSITORY_NPM_SETTINGS = new Set(['ignore_scripts', 'local_prefix', 'call', 'npm_version', 'user_agent', 'argv']);
+
+function keepForChild(key: string): boolean {
+	if (key === 'INIT_CWD' || key === 'NODE_OPTIONS') return false;
+	const setting = /^npm_config_(.+)$/i.exec(key);
+	if (setting) return !REPOSITORY_NPM_SETTINGS.has(setting[1].toLowerCase());
+	// npm_package_*, npm_lifecycle_*, npm_execpath and the like describe the script being run.
+	return !/^npm_/i.test(key);
+}
+
+/**
+ * The environment for a child: ours, with the user's npm settings, without what `npm run` adds
+ * about this repository's own script (see {@link REPOSITORY_NPM_SETTINGS}).
  */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-	const kept = Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && key !== 'INIT_CWD' && key !== 'NODE_OPTIONS');
+	const kept = Object.entries(process.env).filter(([key]) => keepForChild(key));
 	return { ...Object.fromEntries(kept), ...extra };
 }
 
@@ -186,6 +203,8 @@ function removeTempDirs(): void {
 	tempDirs.clear();
 }
 
+/** Copies of one signal arriving within this time are one signal. */
+const REPEAT_WINDOW_MS = 1000;
 let cleanupInstalled = false;
 let stoppingOnSignal = false;
 
@@ -195,21 +214,28 @@ export function shuttingDown(): boolean {
 }
 
 /**
- * Installs the exit handlers once: on Ctrl-C or SIGTERM every group is stopped gracefully and
- * `beforeExit` (e.g. stopping the sandbox) runs; on any exit, groups still alive are killed.
- * The exit code after a signal is 130/143 unless `signalExitCode` says otherwise (`npm start`
- * ends with 0: Ctrl-C is how it is meant to stop).
+ * Installs the exit handlers once: on Ctrl-C, SIGTERM, SIGHUP, or when the command that started
+ * us is gone (sandbox/lifeline.ts: e.g. only the top `npm` was signalled), every group is stopped
+ * gracefully and `beforeExit` (e.g. stopping the sandbox) runs; on any exit, groups still alive
+ * are killed and the temporary folders removed. A second Ctrl-C kills at once; a repeated
+ * SIGTERM does not hurry the stop already under way. The exit code after a signal is 130/143
+ * unless `signalExitCode` says otherwise (`npm start` ends with 0: Ctrl-C is how it is meant to
+ * stop).
  */
 export function installCleanup(beforeExit?: () => Promise<void>, { signalExitCode }: { signalExitCode?: number } = {}): void {
 	if (cleanupInstalled) return;
 	cleanupInstalled = true;
-	const onSignal = (signal: NodeJS.Signals): void => {
+	let firstSignalAt = 0;
+	const onSignal = (signal: NodeJS.Signals, why = `${signal} received`): void => {
 		if (stoppingOnSignal) {
+			// One Ctrl-C can arrive more than once (from the terminal and passed on by a parent).
+			if (signal !== 'SIGINT' || Date.now() - firstSignalAt < REPEAT_WINDOW_MS) return;
 			killAllNow();
 			process.exit(130);
 		}
 		stoppingOnSignal = true;
-		process.stdout.write(`\n${signal} received: stopping n8n and the sandbox…\n`);
+		firstSignalAt = Date.now();
+		process.stdout.write(`\n${why}: stopping n8n and the sandbox…\n`);
 		void (async () => {
 			try {
 				await stopAll(8000);
@@ -219,9 +245,8 @@ export function installCleanup(beforeExit?: () => Promise<void>, { signalExitCod
 			}
 		})();
 	};
-	process.on('SIGINT', onSignal);
-	process.on('SIGTERM', onSignal);
-	process.on('SIGHUP', onSignal);
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => onSignal(signal));
+	watchLifeline((why) => onSignal('SIGTERM', why));
 	process.on('exit', () => {
 		killAllNow();
 		removeTempDirs();
