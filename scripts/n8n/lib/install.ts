@@ -4,7 +4,8 @@
  * that refuse older ones; and our package installed into an n8n user folder the way n8n installs a
  * community package.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -146,25 +147,73 @@ async function withLock<T>(work: () => Promise<T>, log: (line: string) => void):
 	}
 }
 
+/** What npm's `--loglevel=http` log says so far: packages fetched, from the network or npm's cache. */
+function fetchProgress(logFile: string): { fetched: number; fromCache: number; last?: string; bytes: number } {
+	let text = '';
+	try {
+		text = readFileSync(logFile, 'utf8');
+	} catch {
+		// Not written yet.
+	}
+	// e.g. "npm http fetch GET 200 https://registry.example/@scope/name/-/name-1.2.3.tgz 153ms (cache miss)"
+	const tarballs = [...text.matchAll(/^npm http fetch GET 200 (\S+\.tgz) .*$/gm)];
+	const fromCache = tarballs.filter((match) => /\(cache (hit|revalidated|stale)\)/.test(match[0])).length;
+	const last = tarballs.at(-1)?.[1].split('/-/').at(-1)?.replace(/\.tgz$/, '');
+	return { fetched: tarballs.length, fromCache, last, bytes: text.length };
+}
+
+function minutesAndSeconds(ms: number): string {
+	const seconds = Math.round(ms / 1000);
+	return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+}
+
+/** Size of a folder in MB (`du`, in the background: node_modules holds some 100,000 files). */
+function measureMegabytes(dir: string, done: (megabytes: number) => void): void {
+	execFile('du', ['-sm', dir], (error, stdout) => done(error ? Number.NaN : Number.parseInt(stdout, 10)));
+}
+
 /**
- * Runs one npm command in the n8n folder with a progress line: rewritten every second on a
- * terminal, every 15 s in a log, none under CI=true (its stage line says when it is done).
+ * Runs one npm command in the n8n folder and says what it is doing at least every 5 s: elapsed
+ * time, packages fetched (from the network or npm's cache), the last one, and how much is in
+ * node_modules; a line rewritten in place on a terminal, a new line in a log (and under CI).
  */
 async function npmInN8nDir(args: string[], logFile: string, started: number, log: (line: string) => void, env: Record<string, string> = {}): Promise<void> {
 	const npm = spawnGroup(`npm ${args[0]}`, 'npm', args, { cwd: N8N_DIR, env: cleanEnv(env), logFile });
-	const tty = process.stdout.isTTY === true;
-	const timer = QUIET ? undefined : setInterval(() => {
-		const modules = join(N8N_DIR, 'node_modules');
-		const line = `  … ${elapsed(started)}, ${existsSync(modules) ? readdirSync(modules).length : 0} packages in node_modules (log: ${logFile})`;
-		if (tty) process.stdout.write(`\r${line}   `);
+	const tty = process.stdout.isTTY === true && !QUIET;
+	const modules = join(N8N_DIR, 'node_modules');
+	let size = 0;
+	let sizedAt = 0;
+	let sizing = false;
+	let lastLogBytes = -1;
+	let quietSince = Date.now();
+	const report = (): void => {
+		// Measuring node_modules costs a moment: every 15 s is enough to see it grow.
+		if (!sizing && Date.now() - sizedAt > 15_000) {
+			sizing = true;
+			measureMegabytes(modules, (megabytes) => {
+				if (Number.isFinite(megabytes)) size = megabytes;
+				sizedAt = Date.now();
+				sizing = false;
+			});
+		}
+		const { fetched, fromCache, last, bytes } = fetchProgress(logFile);
+		if (bytes !== lastLogBytes) quietSince = Date.now();
+		lastLogBytes = bytes;
+		const what =
+			Date.now() - quietSince > 10_000 && fetched > 0
+				? `npm is unpacking and building (sqlite3 compiles from source where no prebuilt binary downloads; no output for ${minutesAndSeconds(Date.now() - quietSince)})`
+				: `last: ${last ?? 'reading package metadata'}`;
+		const line = `  … ${minutesAndSeconds(Date.now() - started)}: ${fetched} packages fetched (${fetched - fromCache} from the network, ${fromCache} from npm's cache), ${size} MB in node_modules; ${what}`;
+		if (tty) process.stdout.write(`\r${line.slice(0, (process.stdout.columns || 160) - 1).padEnd((process.stdout.columns || 160) - 1)}`);
 		else log(line);
-	}, tty ? 1000 : 15_000);
+	};
+	const timer = setInterval(report, tty ? 1000 : 5000);
 	let code: number | string;
 	try {
 		code = await npm.exited;
 	} finally {
 		clearInterval(timer);
-		if (tty && timer) process.stdout.write('\n');
+		if (tty) process.stdout.write('\n');
 		await stopGroup(npm, 1000);
 	}
 	if (code !== 0) throw new Error(`npm ${args.join(' ')} failed (exit ${code}) in ${N8N_DIR}; see ${logFile}:\n${npm.output().slice(-3000)}`);
@@ -190,7 +239,11 @@ export async function ensureN8n(log: (line: string) => void = console.log): Prom
 		const started = Date.now();
 		mkdirSync(N8N_DIR, { recursive: true });
 		const version = await resolveVersion(N8N_VERSION);
-		log(`Installing n8n ${version}${version === N8N_VERSION ? '' : ` (newest ${N8N_VERSION})`} into ${N8N_DIR} (first run only: about 4 minutes on a 2-core machine, 2.4 GB)…`);
+		log(
+			`Installing n8n ${version}${version === N8N_VERSION ? '' : ` (newest ${N8N_VERSION})`} into ${N8N_DIR}: once, about 2.4 GB on disk, ` +
+				'some 1,000 packages from your npm registry. How long it takes depends on your network and on what npm has cached; ' +
+				'progress follows every few seconds.',
+		);
 		// A previous attempt that did not finish may have left a broken tree behind.
 		rmSync(join(N8N_DIR, 'node_modules'), { recursive: true, force: true });
 		rmSync(join(N8N_DIR, 'package-lock.json'), { force: true });
