@@ -5,7 +5,9 @@
 #   - 2.8.4 (Node 20): installed package, credential test, self-hosted service, AI agent, human
 #     review, send-and-wait, send-once / Dry Run / Retry On Fail, the editor in Chromium; in queue
 #     mode (Postgres, main + 2 workers) a burst of production-webhook executions, send-and-wait
-#     across a restart, send-once / Retry On Fail on workers;
+#     across a restart, send-once / Retry On Fail on workers; and the commands a user runs
+#     (npm start, demo, demo:fast, sandbox) stopped through the top npm alone, leaving no process
+#     and no temp file (scripts/n8n/check-clean-stop.ts);
 #   - 1.123.x, the newest 1.x (Node 20, legacy expression engine), and the newest 2.x
 #     (N8N_NEWEST_VERSION below; Node 24 from the npm registry, its default expression engine):
 #     the same single-instance checks but the editor; on the newest 2.x also the queue checks.
@@ -97,6 +99,10 @@ for version in "${N8N_MAIN_VERSION}" "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSI
 	checks=("${CHECKS[@]}")
 	if [[ "${version}" == "${N8N_MAIN_VERSION}" ]]; then checks+=(editor); fi
 	run_step "checks, n8n ${version}: ${checks[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${checks[@]}"
+	# The commands a user runs (npm start, demo, demo:fast, sandbox), stopped every way they can be.
+	if [[ "${version}" == "${N8N_MAIN_VERSION}" ]]; then
+		run_step "clean stop, nothing left behind: npm start, demo, demo:fast, sandbox" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-clean-stop.ts
+	fi
 	# Users who scale out run it on 2.8.4 or on the newest 2.x, on Postgres.
 	if [[ "${version}" != "${N8N_COMPAT_VERSION}" ]]; then
 		run_step "queue-mode checks, n8n ${version} (Postgres, main + 2 workers): ${QUEUE_CHECKS[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${QUEUE_CHECKS[@]}"

@@ -9,8 +9,10 @@
  *
  * After each: no process of the run is left (every process started is tracked as it appears,
  * also those that do not inherit the environment, such as n8n's task runner; and every process
- * carrying the run's tag in its environment counts), and the temp folder is empty but for tsx's
- * compile cache (`tsx-<uid>`, shared by every run of tsx, not a run's leftover). Needs n8n in
+ * carrying the run's tag in its environment counts), and the temp folder is empty but for two
+ * caches of the tools, each shared by every run and not a run's leftover: tsx's compile cache
+ * (`tsx-<uid>/`) and gulp's list of V8 flags (`.v8flags-*.json`, there when ~/.cache is not
+ * writable). Needs n8n in
  * .cache/ (`npx tsx scripts/n8n/install-n8n.ts`) and a built package; `npm run` builds it too.
  *
  *   npx tsx scripts/n8n/check-clean-stop.ts [demo:fast|demo|sandbox|start|demo-killed]...
@@ -41,6 +43,8 @@ const CASES: Case[] = [
 /** Time a stop may take: n8n's graceful shutdown, then the scripts' own grace before SIGKILL. */
 const STOP_DEADLINE_MS = 30_000;
 const RUN_DEADLINE_MS = 10 * 60_000;
+/** The tools' own caches (see above). */
+const TOOL_CACHES = /^(tsx-\d+|\.v8flags-[\w.-]+\.json)$/;
 
 /** pid → [parent pid, start time] for every process, from /proc. */
 function processTable(): Map<number, [number, string]> {
@@ -152,7 +156,7 @@ async function runCase(test: Case): Promise<string[]> {
 		const allGone = await waitFor(() => tracked.alive().length === 0, STOP_DEADLINE_MS);
 		if (!allGone) problems.push(`processes left after ${STOP_DEADLINE_MS / 1000} s:\n${tracked.alive().map((pid) => `    ${pid} ${commandLine(pid)}`).join('\n')}`);
 		else if (test.stop) console.log(`  every process gone ${((Date.now() - stopAt) / 1000).toFixed(1)} s after the signal`);
-		const left = readdirSync(temp).filter((name) => !/^tsx-\d+$/.test(name));
+		const left = readdirSync(temp).filter((name) => !TOOL_CACHES.test(name));
 		if (left.length > 0) problems.push(`left in the temp folder: ${left.join(', ')}`);
 		return problems;
 	} finally {
