@@ -12,6 +12,10 @@
  *   before it.
  *
  * Only admitted requests count. A refused one is answered HTTP 429 and is not delivered.
+ *
+ * With `spentAtStart`, the limit is already used up when the first request arrives, as when
+ * another client of the same key spent it: that request is refused whatever the client's speed.
+ * A test that needs refusals uses it, since a slow enough client never reaches any rate.
  */
 import { isJsonObject } from './validate';
 
@@ -30,11 +34,13 @@ export interface RateLimit {
 	 * up to the second, its resolution); `none` — no `Retry-After` header.
 	 */
 	retryAfter?: RetryAfterStyle;
+	/** The limit is used up when the first request arrives (its window full, its bucket empty). */
+	spentAtStart?: boolean;
 }
 
 export const RETRY_AFTER_STYLES: readonly RetryAfterStyle[] = ['seconds', 'date', 'none'];
 export const LIMITER_SHAPES: readonly LimiterShape[] = ['fixedWindow', 'tokenBucket', 'slidingWindow'];
-const KEYS = ['perSecond', 'shape', 'burst', 'retryAfter'];
+const KEYS = ['perSecond', 'shape', 'burst', 'retryAfter', 'spentAtStart'];
 
 /** Returns the problem with a rate limit description, or null. */
 export function checkRateLimit(value: unknown): string | null {
@@ -54,6 +60,9 @@ export function checkRateLimit(value: unknown): string | null {
 	}
 	if (value.retryAfter !== undefined && !RETRY_AFTER_STYLES.includes(value.retryAfter as RetryAfterStyle)) {
 		return `rateLimit.retryAfter: must be one of ${RETRY_AFTER_STYLES.join(', ')}`;
+	}
+	if (value.spentAtStart !== undefined && typeof value.spentAtStart !== 'boolean') {
+		return 'rateLimit.spentAtStart: must be a boolean';
 	}
 	return null;
 }
@@ -75,11 +84,11 @@ export function createLimiter(shape: LimiterShape = 'fixedWindow'): Limiter {
 			let admitted = 0;
 			return {
 				shape,
-				admit(now, { perSecond }) {
+				admit(now, { perSecond, spentAtStart }) {
 					const window = Math.floor(now / 1000) * 1000;
 					if (window !== windowStart) {
+						admitted = windowStart === -Infinity && spentAtStart === true ? perSecond : 0;
 						windowStart = window;
-						admitted = 0;
 					}
 					if (admitted < perSecond) {
 						admitted++;
@@ -94,9 +103,10 @@ export function createLimiter(shape: LimiterShape = 'fixedWindow'): Limiter {
 			let last = -Infinity;
 			return {
 				shape,
-				admit(now, { perSecond, burst }) {
+				admit(now, { perSecond, burst, spentAtStart }) {
 					const size = burst ?? Math.max(1, Math.floor(perSecond / 10));
-					tokens = last === -Infinity ? size : Math.min(size, tokens + ((now - last) * perSecond) / 1000);
+					const full = spentAtStart === true ? 0 : size;
+					tokens = last === -Infinity ? full : Math.min(size, tokens + ((now - last) * perSecond) / 1000);
 					last = now;
 					if (tokens >= 1) {
 						tokens--;
@@ -109,9 +119,12 @@ export function createLimiter(shape: LimiterShape = 'fixedWindow'): Limiter {
 		case 'slidingWindow': {
 			// Arrival times of the admitted requests of the last second, oldest first.
 			const admitted: number[] = [];
+			let first = true;
 			return {
 				shape,
-				admit(now, { perSecond }) {
+				admit(now, { perSecond, spentAtStart }) {
+					if (first && spentAtStart === true) admitted.push(...Array.from({ length: perSecond }, () => now));
+					first = false;
 					while (admitted.length > 0 && admitted[0] <= now - 1000) admitted.shift();
 					if (admitted.length < perSecond) {
 						admitted.push(now);

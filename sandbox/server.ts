@@ -108,6 +108,12 @@ export interface Fault {
 	message?: string;
 	/** Retry-After header value (seconds or HTTP date). */
 	retryAfter?: string;
+	/**
+	 * Retry-After as the HTTP date this many ms after the refused request arrived (the date's
+	 * one-second resolution rounds it down): a wait measured from the request itself, however long
+	 * the client took to send it.
+	 */
+	retryAfterDateInMs?: number;
 	/** The message is accepted and delivered, but the fault is what is answered. */
 	afterDelivery?: boolean;
 }
@@ -152,6 +158,13 @@ export interface Sandbox {
 	 * Shows a client's concurrency exactly, however slowly the machine runs.
 	 */
 	holdAnswers(gate: AnswerGate): void;
+	/**
+	 * Calls `action` the moment the `count`-th API request since the last reset is let through
+	 * (past any fault and the rate limit), before any later request arrives: a test changes the
+	 * service at a point in the run's progress rather than at a time a busy machine may reach
+	 * early or late.
+	 */
+	onAdmitted(count: number, action: () => void): void;
 	/** API requests open now, from before the last reset too. */
 	openRequests(): number;
 	/** Waits until no API request is open, at most `deadlineMs`; resolves with how many are still open. */
@@ -181,7 +194,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Above the usual 60 s client keep-alive, so the client, not the server, closes idle sockets. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const FAULT_KINDS: readonly string[] = ['status', 'timeout', 'reset', 'nonJson', 'errorMessage'];
-const FAULT_KEYS: readonly string[] = ['path', 'times', 'kind', 'status', 'message', 'retryAfter', 'afterDelivery'];
+const FAULT_KEYS: readonly string[] = ['path', 'times', 'kind', 'status', 'message', 'retryAfter', 'retryAfterDateInMs', 'afterDelivery'];
 
 type Outcome =
 	| { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
@@ -243,6 +256,12 @@ export function checkFault(value: unknown): string | null {
 	if (value.retryAfter !== undefined && typeof value.retryAfter !== 'string') {
 		return 'fault.retryAfter: must be a string';
 	}
+	if (value.retryAfterDateInMs !== undefined) {
+		if (value.retryAfter !== undefined) return 'fault.retryAfterDateInMs: not with retryAfter';
+		if (!Number.isInteger(value.retryAfterDateInMs) || (value.retryAfterDateInMs as number) < 0) {
+			return 'fault.retryAfterDateInMs: must be an integer >= 0';
+		}
+	}
 	if (value.afterDelivery !== undefined && typeof value.afterDelivery !== 'boolean') {
 		return 'fault.afterDelivery: must be a boolean';
 	}
@@ -297,9 +316,10 @@ function readBody(req: IncomingMessage): Promise<BodyResult> {
 	});
 }
 
-function faultOutcome(fault: Fault): Outcome {
+function faultOutcome(fault: Fault, receivedAt: number): Outcome {
 	const headers: Record<string, string> = {};
 	if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
+	if (fault.retryAfterDateInMs !== undefined) headers['retry-after'] = new Date(receivedAt + fault.retryAfterDateInMs).toUTCString();
 	switch (fault.kind) {
 		case 'timeout':
 			return { kind: 'timeout' };
@@ -383,6 +403,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	// Each answer under way, by the controller that aborts it.
 	const answerTasks = new Map<AbortController, Promise<void>>();
 	let answerWaiters: Array<() => void> = [];
+	let admittedCount = 0;
+	let admissionActions: Array<{ count: number; action: () => void }> = [];
+
+	function onAdmitted(count: number, action: () => void): void {
+		if (count <= admittedCount) action();
+		else admissionActions.push({ count, action });
+	}
+
+	function recordAdmission(): void {
+		admittedCount++;
+		const due = admissionActions.filter(({ count }) => count <= admittedCount);
+		admissionActions = admissionActions.filter(({ count }) => count > admittedCount);
+		for (const { action } of due) action();
+	}
 
 	function takeFault(path: string): Fault | undefined {
 		const index = faults.findIndex((queued) => queued.fault.path === undefined || queued.fault.path === path);
@@ -452,6 +486,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		abortAnswers('the sandbox was reset');
 		answers.length = 0;
 		answerPlan = initialAnswerPlan === undefined ? undefined : structuredClone(initialAnswerPlan);
+		admittedCount = 0;
+		admissionActions = [];
 	}
 
 	function releaseHeld(): void {
@@ -709,6 +745,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			record.rateLimited = true;
 			log.fault = 'rateLimit';
 		}
+		if (!limited && !(fault && !fault.afterDelivery)) recordAdmission();
 		const body = await readBody(req);
 		record.rawBody = body.text;
 		const parsed = parseJson(body.text);
@@ -717,7 +754,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 		// Faults model the infrastructure in front of the service, so they pre-empt every check...
 		if (fault && !fault.afterDelivery) {
-			answerLater(res, faultOutcome(fault), record);
+			answerLater(res, faultOutcome(fault, record.receivedAt), record);
 			return;
 		}
 		// ...and so does the rate limit: a refused request never reaches the service.
@@ -733,7 +770,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			startAnswer(record, res);
 		}
 		// ...except afterDelivery, where the service did its work and the answer got lost after it.
-		answerLater(res, fault ? faultOutcome(fault) : outcome, record);
+		answerLater(res, fault ? faultOutcome(fault, record.receivedAt) : outcome, record);
 	}
 
 	async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -946,6 +983,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		holdAnswers,
 		openRequests: () => open,
 		whenIdle,
+		onAdmitted,
 		answers,
 		setAnswerPlan,
 		answersSettled,

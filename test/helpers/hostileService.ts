@@ -167,9 +167,16 @@ export function streamedAnswer(
 	};
 }
 
-/** Headers at once, then the body one byte every `everyMs`; stops when the client goes. */
-export function trickledAnswer(body: string, everyMs: number): HostileAnswer {
+/**
+ * Headers at once, then the body one byte every `everyMs`; stops when the client goes.
+ * `closed`: how many bytes had gone out when the answer closed (for the whole body or because
+ * the client left).
+ */
+export function trickledAnswer(body: string, everyMs: number): HostileAnswer & { closed: Promise<number> } {
+	let onClosed: (sent: number) => void = () => undefined;
+	const closed = new Promise<number>((resolve) => (onClosed = resolve));
 	return {
+		closed,
 		respond: (response) => {
 			response.writeHead(200, { 'content-type': 'application/json' });
 			response.flushHeaders();
@@ -183,7 +190,10 @@ export function trickledAnswer(body: string, everyMs: number): HostileAnswer {
 					response.end();
 				}
 			}, everyMs);
-			response.on('close', () => clearInterval(timer));
+			response.on('close', () => {
+				clearInterval(timer);
+				onClosed(sent);
+			});
 		},
 	};
 }

@@ -3,12 +3,10 @@
  * server that plays n8n's waiting webhook (GET: the page with the form; POST: records the form),
  * it must fetch the link as a link preview would, then post the planned answer to the same URL.
  */
-import { spawn } from 'node:child_process';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 
 import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH, startSandbox } from '../../sandbox/server';
 import type { AnswerPlan, AnswerRecord, Sandbox } from '../../sandbox/server';
@@ -18,7 +16,6 @@ import { useSandbox } from '../helpers/sandbox';
 
 type Json = Record<string, unknown>;
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const PAGE = '<!DOCTYPE html>\n<html><body><p>Ship order 42?</p><form method="post"><button name="approved" value="true">Approve</button></form></body></html>';
 const RECORDED = '<!DOCTYPE html>\n<html><body><p>Your answer was recorded.</p></body></html>';
 const SETTLE_DEADLINE_MS = 15_000;
@@ -323,37 +320,5 @@ describe('sandbox answer links', () => {
 		expect(record.answer).toBeUndefined();
 		expect(await own.answersSettled(0)).toBe(0);
 		expect(n8n.hits.filter((hit) => hit.method === 'POST')).toEqual([]);
-	});
-});
-
-describe('cli answer flags', () => {
-	function runCli(args: string[]): { child: ReturnType<typeof spawn>; output: () => string; exited: Promise<number | null> } {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-		let text = '';
-		child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-		child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-		const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-		return { child, output: () => text, exited };
-	}
-
-	it('--answer text:… with --answer-delay and --answer-no-preview sets the plan at start; a bad --answer exits 2', async () => {
-		const cli = runCli(['--port', '0', '--answer', 'text:ok, ship it', '--answer-delay', '250', '--answer-no-preview']);
-		try {
-			const deadline = Date.now() + 15_000;
-			let match: RegExpMatchArray | null = null;
-			while (!(match = /Sandbox listening on (https:\/\/\S+)/.exec(cli.output())) && Date.now() < deadline && cli.child.exitCode === null) {
-				await new Promise((resolve) => setTimeout(resolve, 25));
-			}
-			expect(match).not.toBeNull();
-			const response = await fetch(`${match?.[1] ?? ''}/__sandbox/answer-links`);
-			expect(await response.json()).toEqual({ plan: { answer: { text: 'ok, ship it' }, delayMs: 250, preview: false } });
-			cli.child.kill('SIGTERM');
-			expect(await cli.exited).toBe(0);
-		} finally {
-			if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-		}
-		const bad = runCli(['--answer', 'maybe']);
-		expect(await bad.exited).toBe(2);
-		expect(bad.output()).toMatch(/--answer: expected approve, decline or text:<answer>, got "maybe"/);
 	});
 });

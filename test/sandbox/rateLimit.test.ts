@@ -35,6 +35,19 @@ describe('sandbox rate limit shapes', () => {
 		]);
 	});
 
+	it('spent at start: the first arrival is refused in every shape, whatever the time; later windows are whole', () => {
+		expect(run({ perSecond: 2, spentAtStart: true }, [T + 100, T + 999, T + 1000, T + 1001, T + 1002])).toEqual([
+			900, 1, 'ok', 'ok', 998,
+		]);
+		expect(run({ perSecond: 10, shape: 'tokenBucket', burst: 2, spentAtStart: true }, [T, T + 50, T + 100, T + 200])).toEqual([
+			100, 50, 'ok', 'ok',
+		]);
+		expect(run({ perSecond: 2, shape: 'slidingWindow', spentAtStart: true }, [T + 300, T + 1299, T + 1300, T + 1301])).toEqual([
+			1000, 1, 'ok', 'ok',
+		]);
+		expect(checkRateLimit({ perSecond: 5, spentAtStart: 'yes' })).toMatch(/spentAtStart: must be a boolean/);
+	});
+
 	it('Retry-After: whole seconds (at least 1), an HTTP date rounded up to the second, or none', () => {
 		expect(retryAfterHeader('seconds', T, 1)).toBe('1');
 		expect(retryAfterHeader('seconds', T, 1001)).toBe('2');

@@ -4,8 +4,6 @@
  * node test that passes against the sandbox is checked against a reading of the spec that does
  * not share code with the node.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 
 import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH, startSandbox } from '../../sandbox/server';
 import { expectIdle } from '../helpers/sandbox';
@@ -18,7 +16,6 @@ const TO = '+6281200000002';
 /** Has started the chat from the sandbox's options, so reset() keeps it. */
 const STARTED = '+6281300000003';
 const KEY = 'test-key-123';
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 const BODY = { type: 'body', parameters: [{ type: 'text', text: 'Budi' }] };
 const HEADER = {
@@ -582,9 +579,10 @@ describe('faults', () => {
 
 	it('timeout: no answer until the client gives up', async () => {
 		sandbox.injectFault({ kind: 'timeout' });
-		const startedAt = Date.now();
+		const startedAt = performance.now();
 		await expect(send(SMS_PATH, smsRequest(), { signal: AbortSignal.timeout(300) })).rejects.toThrow();
-		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(250);
+		// Lower bound only (a timer never fires early), less 1 ms: libuv's timer clock counts whole milliseconds.
+		expect(performance.now() - startedAt).toBeGreaterThanOrEqual(299);
 		expect(sandbox.requests[0]).toMatchObject({ fault: 'timeout', status: 0, delivered: false });
 		expect(sandbox.requests[0].body).toEqual(smsRequest());
 	});
@@ -688,10 +686,11 @@ describe('requests in flight', () => {
 describe('latency', () => {
 	it('delays API answers but not control endpoints', async () => {
 		sandbox.setLatency(200);
-		const startedAt = Date.now();
+		const startedAt = performance.now();
 		expect((await send(SMS_PATH, smsRequest())).status).toBe(200);
-		// A timer never fires early, so this lower bound holds on any machine.
-		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(200);
+		// A timer never fires early, so this lower bound holds on any machine (less 1 ms: libuv's
+		// timer clock counts whole milliseconds).
+		expect(performance.now() - startedAt).toBeGreaterThanOrEqual(199);
 		expect(sandbox.requests[0].latencyMs).toBe(200);
 		// A control request held back like an API one would wait out this latency, far past the
 		// test's own 30 s limit, so the test would fail instead of passing.
@@ -850,9 +849,10 @@ describe('control endpoints', () => {
 
 	it('POST /__sandbox/latency sets the delay; a bad value is a 400', async () => {
 		expect((await control('latency', 'POST', { ms: 150 })).status).toBe(200);
-		const startedAt = Date.now();
+		const startedAt = performance.now();
 		await send(SMS_PATH, smsRequest());
-		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(130);
+		// Lower bound only, as above.
+		expect(performance.now() - startedAt).toBeGreaterThanOrEqual(149);
 		expect((await control('latency', 'POST', { ms: -5 })).status).toBe(400);
 		expect((await control('latency', 'POST', { ms: 'fast' })).status).toBe(400);
 	});
@@ -895,74 +895,5 @@ describe('lifecycle', () => {
 
 	it('refuses a bad started-chat number in the options', async () => {
 		await expect(startSandbox({ port: 0, startedChats: ['12345'] })).rejects.toThrow(/E\.164/);
-	});
-});
-
-describe('cli', () => {
-	function runCli(args: string[]): { child: ReturnType<typeof spawn>; output: () => string; exited: Promise<number | null> } {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', ...args], {
-			cwd: REPO_ROOT,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let text = '';
-		child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-		child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-		const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-		return { child, output: () => text, exited };
-	}
-
-	async function waitFor(output: () => string, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const match = output().match(pattern);
-			if (match) return match;
-			if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern} in:\n${output()}`);
-			await new Promise((resolve) => setTimeout(resolve, 25));
-		}
-	}
-
-	it('serves, logs one line per request and exits 0 on SIGTERM', async () => {
-		const cli = runCli(['--port', '0', '--key', 'cli-key', '--started', STARTED, '--latency', '0']);
-		try {
-			const [, url] = await waitFor(cli.output, /Sandbox listening on (https:\/\/127\.0\.0\.1:\d+)/);
-			expect(cli.output()).toContain('API key: cli-key');
-			expect(cli.output()).toContain('/__sandbox/faults');
-			const response = await fetch(`${url}${WA_MESSAGE_PATH}`, {
-				method: 'POST',
-				headers: { Authorization: 'cli-key', 'Content-Type': 'application/json' },
-				body: JSON.stringify(mediaMessage('image')),
-			});
-			expect(response.status).toBe(200);
-			await waitFor(cli.output, /POST \/v1\/wa\/message 200/);
-			cli.child.kill('SIGTERM');
-			expect(await cli.exited).toBe(0);
-		} finally {
-			if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-		}
-	});
-
-	it('--http serves plain http, says the key crosses in clear, and makes no CA', async () => {
-		const cli = runCli(['--http', '--port', '0', '--key', 'cli-key']);
-		try {
-			const [, url] = await waitFor(cli.output, /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/);
-			expect(cli.output()).toContain('turn on Allow Plain HTTP');
-			expect(cli.output()).not.toContain('CA certificate');
-			const response = await fetch(`${url}${SMS_PATH}`, {
-				method: 'POST',
-				headers: { Authorization: 'cli-key', 'Content-Type': 'application/json' },
-				body: JSON.stringify({ phone_number: '+6281234567890', message: 'hello' }),
-			});
-			expect(response.status).toBe(200);
-			cli.child.kill('SIGTERM');
-			expect(await cli.exited).toBe(0);
-		} finally {
-			if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-		}
-	});
-
-	it('exits 2 on an unknown flag', async () => {
-		const cli = runCli(['--prot', '80']);
-		expect(await cli.exited).toBe(2);
-		expect(cli.output()).toMatch(/Usage:/);
 	});
 });

@@ -2,7 +2,10 @@
  * Pacing through n8n's engine against the sandbox's rate limit (a fixed window admitting N
  * requests a second, HTTP 429 beyond it): the node at its defaults must deliver every item once,
  * fail none and send none twice, whatever the 429 says about when to come back and when the limit
- * changes mid-run. Counts and completeness are asserted; durations only against generous bounds.
+ * changes mid-run. Counts and completeness are asserted, never durations: how fast a run goes is
+ * the machine's as much as the node's, and BENCHMARKS.md measures it. The limit starts used up
+ * (`spentAtStart`), so the first request is refused at any speed: a busy machine that never
+ * reaches the limit's rate still meets its 429s.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -27,9 +30,7 @@ const items = (count: number) =>
 	Array.from({ length: count }, (_, n) => ({ n, phone: `+62813${String(n).padStart(8, '0')}` }));
 
 async function runRateLimited(options: INodeParameters = {}) {
-	const startedAt = Date.now();
-	const result = await runNode({ parameters: bulkSms(options), items: items(ITEMS), credentials: credentialsFor(sandbox()) });
-	return { ...result, seconds: (Date.now() - startedAt) / 1000 };
+	return await runNode({ parameters: bulkSms(options), items: items(ITEMS), credentials: credentialsFor(sandbox()) });
 }
 
 /** Every item delivered exactly once, nothing failed, every extra request a 429 the limit sent. */
@@ -57,12 +58,10 @@ describe(`defaults against a service admitting ${PER_SECOND} requests a second (
 	test.each<RetryAfterStyle>(['seconds', 'date', 'none'])(
 		'429 with Retry-After %s: every item delivered once, none failed',
 		async (retryAfter) => {
-			sandbox().setRateLimit({ perSecond: PER_SECOND, retryAfter });
+			sandbox().setRateLimit({ perSecond: PER_SECOND, retryAfter, spentAtStart: true });
 			const run = await runRateLimited();
 
 			expectLossless(run);
-			// Ideal 4 s; generous, for a busy machine.
-			expect(run.seconds).toBeLessThan(20);
 		},
 		60_000,
 	);
@@ -70,37 +69,37 @@ describe(`defaults against a service admitting ${PER_SECOND} requests a second (
 	test(
 		`the limit changes mid-run (${PER_SECOND} → ${PER_SECOND / 2} → ${PER_SECOND} a second): every item delivered once, none failed`,
 		async () => {
-			sandbox().setRateLimit({ perSecond: PER_SECOND, retryAfter: 'seconds' });
+			const limit = { retryAfter: 'seconds', spentAtStart: true } as const;
+			sandbox().setRateLimit({ ...limit, perSecond: PER_SECOND });
+			// The limit follows the run's progress, not the clock: halved once 40 requests are let
+			// through, restored at 120. The 80 between are admitted at most 25 to a clock second, so
+			// they span at least four windows, two of them wholly between the changes, whatever the
+			// machine's speed. Each change is timed by the last arrival before it.
 			let halvedAt = Infinity;
 			let restoredAt = Infinity;
-			const timers = [
-				setTimeout(() => {
-					halvedAt = Date.now();
-					sandbox().setRateLimit({ perSecond: PER_SECOND / 2, retryAfter: 'seconds' });
-				}, 1000),
-				setTimeout(() => {
-					restoredAt = Date.now();
-					sandbox().setRateLimit({ perSecond: PER_SECOND, retryAfter: 'seconds' });
-				}, 3000),
-			];
-			try {
-				const run = await runRateLimited();
+			const lastArrival = () => sandbox().requests[sandbox().requests.length - 1].receivedAt;
+			sandbox().onAdmitted(40, () => {
+				halvedAt = lastArrival();
+				sandbox().setRateLimit({ ...limit, perSecond: PER_SECOND / 2 });
+			});
+			sandbox().onAdmitted(120, () => {
+				restoredAt = lastArrival();
+				sandbox().setRateLimit({ ...limit, perSecond: PER_SECOND });
+			});
+			const run = await runRateLimited();
 
-				expectLossless(run);
-				// Whole windows while the limit was halved admitted at most half.
-				const perWindow = new Map<number, number>();
-				for (const { receivedAt } of sandbox().deliveries()) {
-					const window = Math.floor(receivedAt / 1000);
-					perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
-				}
-				const halved = [...perWindow].filter(([window]) => window * 1000 >= halvedAt && (window + 1) * 1000 <= restoredAt);
-				expect(halved.length).toBeGreaterThan(0);
-				for (const [, delivered] of halved) expect(delivered).toBeLessThanOrEqual(PER_SECOND / 2);
-				expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(PER_SECOND);
-				expect(run.seconds).toBeLessThan(25);
-			} finally {
-				for (const timer of timers) clearTimeout(timer);
+			expectLossless(run);
+			// The sandbox's windows are clock seconds: those wholly between the two changes
+			// admitted at most half.
+			const perWindow = new Map<number, number>();
+			for (const { receivedAt } of sandbox().deliveries()) {
+				const window = Math.floor(receivedAt / 1000);
+				perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
 			}
+			const halved = [...perWindow].filter(([window]) => window * 1000 > halvedAt && (window + 1) * 1000 <= restoredAt);
+			expect(halved.length).toBeGreaterThanOrEqual(2);
+			for (const [, delivered] of halved) expect(delivered).toBeLessThanOrEqual(PER_SECOND / 2);
+			expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(PER_SECOND);
 		},
 		60_000,
 	);
@@ -108,7 +107,7 @@ describe(`defaults against a service admitting ${PER_SECOND} requests a second (
 	test(
 		'Concurrency pinned at 20 against the same limit: every item delivered once, none failed',
 		async () => {
-			sandbox().setRateLimit({ perSecond: PER_SECOND, retryAfter: 'seconds' });
+			sandbox().setRateLimit({ perSecond: PER_SECOND, retryAfter: 'seconds', spentAtStart: true });
 			const run = await runRateLimited({ concurrency: 20 });
 
 			expectLossless(run);
