@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 const published = ['credentials/**/*.ts', 'nodes/**/*.ts', 'index.ts', 'package.json'];
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'coverage/**', '.stryker-tmp/**', 'reports/**', '**/*.js', '**/*.mjs'] },
 	{
 		files: ['**/*.ts'],
 		extends: [eslint.configs.recommended, tseslint.configs.recommended],
