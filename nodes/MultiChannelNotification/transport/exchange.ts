@@ -58,6 +58,17 @@ function headerRecord(entries: Iterable<[string, unknown]>): Record<string, stri
 	return record;
 }
 
+/**
+ * The rejection of a request this client aborted itself: not yet a failure, since only the
+ * deadline and the cancel signal (read in failureFrom) tell whether it timed out or was cancelled.
+ */
+class Aborted extends Error {
+	constructor() {
+		super('aborted');
+		this.name = 'Aborted';
+	}
+}
+
 function failureFrom(error: unknown, deadline: { aborted: boolean }, cancel: AbortSignal | undefined): WireFailure {
 	if (error instanceof WireFailure) return error;
 	if (deadline.aborted) return new WireFailure('timeout', 'no complete answer before the deadline');
@@ -104,7 +115,7 @@ async function readCapped(status: number, headers: Record<string, string>, chunk
 function untilAborted(signal: AbortSignal): { promise: Promise<never>; dispose: () => void } {
 	let onAbort = () => {};
 	const promise = new Promise<never>((_resolve, reject) => {
-		onAbort = () => reject(new WireFailure('timeout', 'aborted'));
+		onAbort = () => reject(new Aborted());
 		if (signal.aborted) onAbort();
 		else signal.addEventListener('abort', onAbort, { once: true });
 	});
@@ -219,7 +230,7 @@ export function n8nClient(request: N8nRequest): Client {
 			const response = await request({ url: exchange.url, body: exchange.body, timeout: exchange.timeout, signal });
 			const stream = response.body;
 			const headers = headerRecord(Object.entries(response.headers ?? {}));
-			const onAbort = () => stream?.destroy?.(new WireFailure('timeout', 'aborted'));
+			const onAbort = () => stream?.destroy?.(new Aborted());
 			signal.addEventListener('abort', onAbort, { once: true });
 			let read = false;
 			try {
