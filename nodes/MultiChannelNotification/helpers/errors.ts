@@ -137,13 +137,15 @@ export function serviceError(node: INode, details: ServiceErrorDetails): NodeApi
 /** Any other failure, e.g. an expression that could not be resolved for an item. */
 export function otherError(node: INode, error: unknown, itemIndex?: number): NodeOperationError {
 	const text = error instanceof Error ? error.message : String(error);
+	const title = itemIndex === undefined ? text : `Item ${itemIndex}: ${text}`;
 	const detail = (error as { description?: unknown } | null)?.description;
-	const description = [text.length > MAX_TITLE ? text : undefined, typeof detail === 'string' ? detail : undefined]
+	// A title cut short (the item prefix counts) keeps the whole text in the description.
+	const description = [title.length > MAX_TITLE ? text : undefined, typeof detail === 'string' ? detail : undefined]
 		.filter((part) => part !== undefined)
 		.join('\n');
 	return new NodeOperationError(node, error instanceof Error ? error : text, {
 		...(itemIndex === undefined ? {} : { itemIndex }),
-		message: shorten(itemIndex === undefined ? text : `Item ${itemIndex}: ${text}`, MAX_TITLE),
+		message: shorten(title, MAX_TITLE),
 		...(description ? { description } : {}),
 	});
 }
