@@ -26,14 +26,30 @@ describe('media message: the body the service takes', () => {
 		});
 	});
 
+	// The whole body, not a subset of it: an extra key (a caption where none belongs, another
+	// media key) must fail these.
 	test('an image carries its caption', () => {
-		expect(check(mediaItem('image', { caption: 'Your invoice' })).data).toMatchObject({
-			image: { link: MEDIA_LINK, caption: 'Your invoice' },
+		expect(check(mediaItem('image', { caption: 'Your invoice' }))).toEqual({
+			data: { from: FROM, to: TO, type: 'image', recipient_type: 'individual', image: { link: MEDIA_LINK, caption: 'Your invoice' } },
+			problems: [],
 		});
 	});
 
 	test.each(['video', 'audio', 'document'] as const)('a %s never carries a caption', (kind) => {
-		expect(check(mediaItem(kind, { caption: 'ignored' })).data).toMatchObject({ [kind]: { link: MEDIA_LINK } });
+		expect(check(mediaItem(kind, { caption: 'ignored' }))).toEqual({
+			data: { from: FROM, to: TO, type: kind, recipient_type: 'individual', [kind]: { link: MEDIA_LINK } },
+			problems: [],
+		});
+	});
+
+	test('an image with an empty caption carries none', () => {
+		expect(check(mediaItem('image', { caption: '' })).data).toEqual({
+			from: FROM,
+			to: TO,
+			type: 'image',
+			recipient_type: 'individual',
+			image: { link: MEDIA_LINK },
+		});
 	});
 });
 
