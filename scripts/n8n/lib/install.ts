@@ -147,19 +147,22 @@ async function withLock<T>(work: () => Promise<T>, log: (line: string) => void):
 	}
 }
 
-/** What npm's `--loglevel=http` log says so far: packages fetched, from the network or npm's cache. */
-function fetchProgress(logFile: string): { fetched: number; fromCache: number; last?: string; bytes: number } {
+/** What npm's `--loglevel=http` log says so far: package metadata read, packages downloaded (or taken from npm's cache). */
+export function fetchProgress(logFile: string): { metadata: number; fetched: number; fromCache: number; last?: string; bytes: number } {
 	let text = '';
 	try {
 		text = readFileSync(logFile, 'utf8');
 	} catch {
 		// Not written yet.
 	}
-	// e.g. "npm http fetch GET 200 https://registry.example/@scope/name/-/name-1.2.3.tgz 153ms (cache miss)"
-	const tarballs = [...text.matchAll(/^npm http fetch GET 200 (\S+\.tgz) .*$/gm)];
+	// e.g. "npm http fetch GET 200 https://registry.example/@scope%2fname 45ms (cache miss)" (metadata)
+	// and  "npm http fetch GET 200 https://registry.example/@scope/name/-/name-1.2.3.tgz 153ms (cache miss)"
+	const fetches = [...text.matchAll(/^npm http fetch GET 200 (\S+) .*$/gm)];
+	const tarballs = fetches.filter((match) => match[1].endsWith('.tgz'));
 	const fromCache = tarballs.filter((match) => /\(cache (hit|revalidated|stale)\)/.test(match[0])).length;
-	const last = tarballs.at(-1)?.[1].split('/-/').at(-1)?.replace(/\.tgz$/, '');
-	return { fetched: tarballs.length, fromCache, last, bytes: text.length };
+	const url = fetches.at(-1)?.[1];
+	const last = url?.endsWith('.tgz') ? url.split('/-/').at(-1)?.replace(/\.tgz$/, '') : url && decodeURIComponent(url.split('/').slice(3).join('/'));
+	return { metadata: fetches.length - tarballs.length, fetched: tarballs.length, fromCache, last, bytes: text.length };
 }
 
 function minutesAndSeconds(ms: number): string {
@@ -196,14 +199,14 @@ async function npmInN8nDir(args: string[], logFile: string, started: number, log
 				sizing = false;
 			});
 		}
-		const { fetched, fromCache, last, bytes } = fetchProgress(logFile);
+		const { metadata, fetched, fromCache, last, bytes } = fetchProgress(logFile);
 		if (bytes !== lastLogBytes) quietSince = Date.now();
 		lastLogBytes = bytes;
 		const what =
 			Date.now() - quietSince > 10_000 && fetched > 0
 				? `npm is unpacking and building (sqlite3 compiles from source where no prebuilt binary downloads; no output for ${minutesAndSeconds(Date.now() - quietSince)})`
-				: `last: ${last ?? 'reading package metadata'}`;
-		const line = `  … ${minutesAndSeconds(Date.now() - started)}: ${fetched} packages fetched (${fetched - fromCache} from the network, ${fromCache} from npm's cache), ${size} MB in node_modules; ${what}`;
+				: `last: ${last ?? 'starting'}`;
+		const line = `  … ${minutesAndSeconds(Date.now() - started)}: metadata of ${metadata} packages read, ${fetched} packages downloaded (${fromCache} of them from npm's cache), ${size} MB in node_modules; ${what}`;
 		if (tty) process.stdout.write(`\r${line.slice(0, (process.stdout.columns || 160) - 1).padEnd((process.stdout.columns || 160) - 1)}`);
 		else log(line);
 	};
