@@ -89,7 +89,9 @@ describe('an execution cancelled during a send', () => {
 		const context = { getNode: () => node, getExecutionCancelSignal: () => cancel.signal } as unknown as IExecuteFunctions;
 		const connection = { baseUrl: 'https://service.example', scrub: (text: string) => text, ignoreSslIssues: false } as ServiceConnection;
 
-		const pending = sendOnce.call(context, connection, n8nClient(hangingRequest), '/v1/sms/notification', {}, { itemIndex: 0, timeout: 60_000 });
+		// The cancel comes in the same tick as the send, before any timer can fire: a short
+		// deadline only makes a send that never sees the signal fail fast, as a timeout.
+		const pending = sendOnce.call(context, connection, n8nClient(hangingRequest), '/v1/sms/notification', {}, { itemIndex: 0, timeout: 1_000 });
 		cancel.abort();
 		const error = (await pending.catch((thrown: unknown) => thrown)) as Error & { description?: string };
 
