@@ -7,7 +7,7 @@ import type { BurstResult, LegKind, LegResult, ServiceSpec } from './common';
 import { median } from './common';
 import type { Goal } from './format';
 import { against, failed, goalTable, int, ratio, secs, table } from './format';
-import { bulkTable, burstTable, limitGoals, limitsSection } from './reportLimits';
+import { bulkTable, burstTable, chartsOf, limitGoals, limitsSection, versusHttpRows, versusHttpSummary } from './reportLimits';
 import type { Facts } from './results';
 
 /** A leg's result with its sandbox: `rateLimit` set for the legs against the rate-limited one. */
@@ -91,6 +91,33 @@ function speedGoals(all: Measured[]): Goal[] {
 	return goals;
 }
 
+/**
+ * BENCHMARKS.md's opening: this node against n8n's HTTP Request node, the choice a user makes,
+ * on every leg both ran; with the chart of the first rate-limited leg that shows both.
+ */
+function versusHttpSection(all: Measured[], bursts: BurstResult[], facts: Facts): string {
+	const speed = [0, 100].flatMap((latencyMs) => {
+		const counts = all.filter((m) => plain(m) && m.latencyMs === latencyMs && m.result.spec.kind === 'node').map((m) => m.result.spec.items);
+		if (!counts.length) return [];
+		const items = Math.min(...counts);
+		const [node, http] = [find(all, latencyMs, 'node', items), find(all, latencyMs, 'httpNode', items)];
+		const brief = (m: Measured | undefined) => (rate(m) === undefined ? failed(m?.result.problem) : `${perSecond(rate(m) as number)} items/s (${secs(time(m))})`);
+		return [[`${int(items)} items in one execution, no rate limit, the service answering after ${latencyMs} ms`, brief(node), brief(http)]];
+	});
+	const rows = [...speed, ...versusHttpRows(all, bursts)];
+	const chart = chartsOf(all, bursts, facts).find((candidate) => candidate.clients > 1 && /one n8n process/.test(candidate.title));
+	return `## This node or n8n's HTTP Request node
+
+What you choose between when you send these notifications from n8n: this node at its defaults, or n8n's own HTTP Request node
+with the same JSON body and a Header Auth credential, in the same n8n and against the same sandbox. ${versusHttpSummary(all, bursts)}
+The sections further down give every figure.
+
+${table(['Run', 'This node, defaults', 'HTTP Request node'], rows)}
+${chart ? `
+![${chart.title}: admitted and refused requests a second, both clients](${chart.file})
+` : ''}`;
+}
+
 function memoryTable(all: Measured[]): string {
 	return table(
 		['Run (fresh process)', 'Items', 'Latency', 'Items/s', 'Most in flight', 'Baseline RSS', 'Peak RSS', 'Growth', 'Peak heap in use', 'Heap retained'],
@@ -112,8 +139,11 @@ function loadText(facts: Facts): string {
 	return `CPU ${Math.round(facts.busyBefore * 100)} % busy in the 3 s before the start; 1-minute load average ${facts.loadBefore[0]?.toFixed(2)} before, ${facts.loadAfter[0]?.toFixed(2)} after${during}.${busy}`;
 }
 
+const goalCount = (goals: Goal[], met: boolean) => goals.filter((goal) => goal.met === met).length;
+
 export function renderReport(facts: Facts, measured: Measured[], bursts: BurstResult[]): { console: string; markdown: string } {
-	const goals = goalTable([...limitGoals(measured, bursts), ...speedGoals(measured)]);
+	const goalList = [...limitGoals(measured, bursts), ...speedGoals(measured)];
+	const goals = goalTable(goalList);
 	// Title, what was measured (true whatever the figures), table.
 	const sections: Array<[string, string, string]> = [
 		[
@@ -150,9 +180,11 @@ Each leg runs in a fresh process against the local sandbox (sandbox/) on 127.0.0
 request helper as it does for users: these are the costs of the node and of n8n, not of a network. A figure is the median of the
 leg's timed runs (each run is in BENCHMARKS.json); an n8n node is timed by its own \`executionTime\`, a raw client by the wall-clock time of its loop.
 
-## Goals
+${versusHttpSection(measured, bursts, facts)}
+## The package's own goals
 
-The package's own goals, each checked against this run's figures.
+Stretch targets the package sets itself, apart from the comparison above: how close to the service's limit it keeps, how few 429s
+it draws, how its memory grows. Each is checked against this run's figures: ${goalCount(goalList, true)} met, ${goalCount(goalList, false)} missed.
 
 ${goals}
 

@@ -141,8 +141,44 @@ export function chartsOf(measured: Measured[], bursts: BurstResult[], facts: Fac
 	return [...legs].map(([leg, runs]) => ({
 		file: `docs/images/bench/${leg.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.svg`,
 		title: leg,
+		clients: runs.length,
 		svg: timelineChart(leg, runLabel(facts), runs[0].limit ?? 0, runs.map((o) => ({ name: o.client, timeline: o.timeline ?? [] }))),
 	}));
+}
+
+/** One client's run against a limit in a few words: delivered, failed, 429s, time. */
+function inBrief(o: Outcome): string {
+	if (o.seconds === undefined) return failed(o.problem);
+	const failures = o.failed ? `, ${int(o.failed)} failed${o.failedNote}` : '';
+	return `${int(o.delivered)} / ${int(o.count)} delivered${o.twice ? `, ${o.twice} twice` : ''}${failures}; ${int(o.refused)} × 429; ${secs(o.seconds)}`;
+}
+
+/** The legs both this node and n8n's HTTP Request node ran, each client's outcome. */
+function versusHttp(measured: Measured[], bursts: BurstResult[]): Array<{ leg: string; node: Outcome; http: Outcome }> {
+	const legs = new Map<string, Outcome[]>();
+	for (const o of [...bulkOutcomes(measured), ...bursts.map(burstOutcome)]) legs.set(o.leg, [...(legs.get(o.leg) ?? []), o]);
+	return [...legs].flatMap(([leg, runs]) => {
+		const node = runs.find((o) => o.client === CLIENTS.node);
+		const http = runs.find((o) => o.client !== CLIENTS.node);
+		return node && http ? [{ leg, node, http }] : [];
+	});
+}
+
+/** Those legs as rows [leg, this node, HTTP Request node]: what a user chooses between. */
+export function versusHttpRows(measured: Measured[], bursts: BurstResult[]): string[][] {
+	return versusHttp(measured, bursts).map(({ leg, node, http }) => [`${leg} (HTTP Request node: ${http.client.replace(/^HTTP Request node, /, '')})`, inBrief(node), inBrief(http)]);
+}
+
+/** One sentence on the rate-limited legs of both clients: how many each delivered whole, and the 429s each drew. */
+export function versusHttpSummary(measured: Measured[], bursts: BurstResult[]): string {
+	const limited = versusHttp(measured, bursts).filter(({ node }) => node.limit !== undefined);
+	if (limited.length === 0) return '';
+	const whole = (pick: 'node' | 'http') => limited.filter((pair) => lossless(pair[pick])).length;
+	const refused = (pick: 'node' | 'http') => limited.reduce((sum, pair) => sum + pair[pick].refused, 0);
+	return (
+		`Against a rate limit, in the ${limited.length} legs both ran, this node delivered every message exactly once in ${whole('node')} and drew ` +
+		`${int(refused('node'))} × 429 in all; the HTTP Request node in ${whole('http')} (it lost messages in the others), with ${int(refused('http'))} × 429.`
+	);
 }
 
 /** A burst's console line while the bench runs. */
@@ -191,7 +227,7 @@ export function limitsSection(measured: Measured[], bursts: BurstResult[], facts
 	return `## Rate limits
 
 This node at its defaults (no Concurrency set) starts with ${facts.adaptive.initial} requests in flight and adapts up to ${facts.adaptive.ceiling}; after a 429 it
-paces by the rate the service accepts (README: [Rate limits](README.md#rate-limits)). "Ideal" is the least time the limit allows: items ÷ limit.
+paces by the rate the service accepts ([Rate limits](docs/rate-limits.md#rate-limits)). "Ideal" is the least time the limit allows: items ÷ limit.
 
 ### One execution of ${bulk ? int(bulk.count) : 'N'} SMS items, N = ${facts.rateLimitPerSecond} requests a second
 
