@@ -46,6 +46,11 @@ async function failureOf(promise: Promise<unknown>): Promise<WireFailure> {
 	return error as WireFailure;
 }
 
+// Each test cancels in the same tick as it sends, before any timer can fire, so the deadline
+// never decides these at any machine speed; it is short only so that a send that never sees the
+// cancel fails in a second (as a timeout) rather than at the test's own limit.
+const CANCEL_DEADLINE_MS = 1_000;
+
 describe('an execution cancelled during a send', () => {
 	test('n8n’s request helper: the request is aborted and reported as cancelled, not as a timeout', async () => {
 		const cancel = new AbortController();
@@ -55,7 +60,7 @@ describe('an execution cancelled during a send', () => {
 			return hangingRequest(request);
 		});
 
-		const pending = client({ url: 'https://service.example/v1/sms', body: {}, timeout: 60_000, cancel: cancel.signal });
+		const pending = client({ url: 'https://service.example/v1/sms', body: {}, timeout: CANCEL_DEADLINE_MS, cancel: cancel.signal });
 		cancel.abort();
 		const failure = await failureOf(pending);
 
@@ -67,7 +72,7 @@ describe('an execution cancelled during a send', () => {
 		const cancel = new AbortController();
 		cancel.abort();
 
-		const failure = await failureOf(n8nClient(hangingRequest)({ url: 'https://service.example/v1/sms', body: {}, timeout: 60_000, cancel: cancel.signal }));
+		const failure = await failureOf(n8nClient(hangingRequest)({ url: 'https://service.example/v1/sms', body: {}, timeout: CANCEL_DEADLINE_MS, cancel: cancel.signal }));
 
 		expect(failure.kind).toBe('cancelled');
 	});
@@ -75,7 +80,7 @@ describe('an execution cancelled during a send', () => {
 	test('one cancel signal aborts every request in flight under it', async () => {
 		const cancel = new AbortController();
 		const client = n8nClient(hangingRequest);
-		const exchange = { url: 'https://service.example/v1/sms', body: {}, timeout: 60_000, cancel: cancel.signal };
+		const exchange = { url: 'https://service.example/v1/sms', body: {}, timeout: CANCEL_DEADLINE_MS, cancel: cancel.signal };
 
 		const pending = [client(exchange), client(exchange), client(exchange)].map(failureOf);
 		cancel.abort();
@@ -89,8 +94,6 @@ describe('an execution cancelled during a send', () => {
 		const context = { getNode: () => node, getExecutionCancelSignal: () => cancel.signal } as unknown as IExecuteFunctions;
 		const connection = { baseUrl: 'https://service.example', scrub: (text: string) => text, ignoreSslIssues: false } as ServiceConnection;
 
-		// The cancel comes in the same tick as the send, before any timer can fire: a short
-		// deadline only makes a send that never sees the signal fail fast, as a timeout.
 		const pending = sendOnce.call(context, connection, n8nClient(hangingRequest), '/v1/sms/notification', {}, { itemIndex: 0, timeout: 1_000 });
 		cancel.abort();
 		const error = (await pending.catch((thrown: unknown) => thrown)) as Error & { description?: string };
