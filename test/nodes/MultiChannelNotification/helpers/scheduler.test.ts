@@ -3,12 +3,15 @@ import type { Attempt, PacingSettings, ScheduleStats } from '../../../../nodes/M
 import type { RetryAfterStyle, ServiceOptions } from '../../../helpers/virtualService';
 import { EPOCH, Service, VirtualClock } from '../../../helpers/virtualService';
 import {
-	ADAPTIVE_CEILING,
-	INITIAL_LIMIT,
 	backoff,
 	retryAfterMs,
 	schedule,
 } from '../../../../nodes/MultiChannelNotification/helpers/scheduler';
+
+// The README's adaptive pacing: it starts with 10 requests in flight and rises to at most 200.
+// Written out rather than imported, so changing either in the product fails these tests.
+const INITIAL_LIMIT = 10;
+const ADAPTIVE_CEILING = 200;
 
 const adaptive: PacingSettings = { batchInterval: 0, maxWaitMs: 120_000 };
 

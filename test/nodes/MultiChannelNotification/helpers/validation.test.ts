@@ -6,7 +6,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod/v4';
 
-import { MAX_TITLE, problemsOf } from '../../../../nodes/MultiChannelNotification/helpers/errors';
+import { problemsOf } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import {
 	describeRule,
 	fieldOf,
@@ -48,7 +48,8 @@ describe('parseOrThrow', () => {
 		const error = thrown(() => parseOrThrow(node, smsSendSchema, { phoneNumber: '+14155552671', message: 'Hi' }, 3, SMS_LABELS));
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.message).toBe('Item 3: Phone Number must be an Indonesian number starting with +62…');
-		expect(error.message.length).toBeLessThanOrEqual(MAX_TITLE);
+		// The README's error titles: at most 80 characters.
+		expect(error.message.length).toBeLessThanOrEqual(80);
 		expect(error.description).toBe(
 			'• Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+14155552671"\nNothing was sent for this item.',
 		);

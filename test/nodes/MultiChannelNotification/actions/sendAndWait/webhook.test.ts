@@ -6,7 +6,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { MAX_ANSWER_CHARS } from '../../../../../nodes/MultiChannelNotification/actions/shared/sendAndWait/fields';
 
 interface Call {
 	method: 'GET' | 'POST';
@@ -25,6 +24,9 @@ interface Answered {
 }
 
 const node = new MultiChannelNotification();
+
+/** The README's limit on a Free Text answer (2,000 characters), written out rather than imported. */
+const MAX_ANSWER_CHARS = 2000;
 
 async function call({ method, contentType, body, parameters = {} }: Call): Promise<Answered> {
 	const answered = { status: 0, headers: {} as Record<string, string>, html: '', copied: [] as string[][] };
