@@ -23,8 +23,13 @@ export const OWNER = { email: 'owner@example.com', firstName: 'Demo', lastName: 
 async function n8nEnv(userFolder: string, port: number, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
 	const tls = runTlsFiles();
 	if (!tls) throw new Error(NO_TLS_MESSAGE);
+	// n8n writes some files to the system's temp folder (data-table uploads, with no setting to
+	// move them): give it one inside the user folder, which goes when the run ends.
+	const temp = join(userFolder, 'tmp');
+	mkdirSync(temp, { recursive: true });
 	return cleanEnv({
 		[CA_ENV]: tls.ca,
+		TMPDIR: temp,
 		N8N_USER_FOLDER: userFolder,
 		N8N_PORT: String(port),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
