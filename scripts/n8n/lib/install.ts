@@ -43,7 +43,7 @@ const node24Home = (dir = NODE_24_DIR): string => join(dir, 'node_modules', NODE
 const hasNode24 = (home: string): boolean => existsSync(join(home, 'bin', 'node')) && existsSync(join(home, 'include', 'node', 'node.h'));
 
 /**
- * Node 24 from the npm registry into `.cache/node-24/` (about 20 s, once), without scripts; returns
+ * Node 24 from the npm registry into `.cache/node-24/` (189 MB, about 15 s here, once), without scripts; returns
  * its package folder. The install goes into a private folder that is renamed into place when
  * complete, so two engineers (or two checks) installing at once never see a half-written one.
  */
@@ -244,7 +244,7 @@ export async function ensureN8n(log: (line: string) => void = console.log): Prom
 		const version = await resolveVersion(N8N_VERSION);
 		log(
 			`Installing n8n ${version}${version === N8N_VERSION ? '' : ` (newest ${N8N_VERSION})`} into ${N8N_DIR}: once, about 2.4 GB on disk, ` +
-				'some 1,000 packages from your npm registry. How long it takes depends on your network and on what npm has cached; ' +
+				'some 1,500 packages from your npm registry. How long it takes depends on your network and on what npm has cached; ' +
 				'progress follows every few seconds.',
 		);
 		// A previous attempt that did not finish may have left a broken tree behind.
