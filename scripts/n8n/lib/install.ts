@@ -43,7 +43,7 @@ const node24Home = (dir = NODE_24_DIR): string => join(dir, 'node_modules', NODE
 const hasNode24 = (home: string): boolean => existsSync(join(home, 'bin', 'node')) && existsSync(join(home, 'include', 'node', 'node.h'));
 
 /**
- * Node 24 from the npm registry into `.cache/node-24/` (189 MB, about 15 s here, once), without scripts; returns
+ * Node 24 from the npm registry into `.cache/node-24/` (189 MB; 15 to 21 s here, once), without scripts; returns
  * its package folder. The install goes into a private folder that is renamed into place when
  * complete, so two engineers (or two checks) installing at once never see a half-written one.
  */
@@ -52,6 +52,8 @@ async function ensureNode24(log: (line: string) => void): Promise<string> {
 	if (hasNode24(home)) return home;
 	const started = Date.now();
 	const staging = `${NODE_24_DIR}.tmp-${process.pid}`;
+	// Stopped half-way (Ctrl-C, SIGTERM), the half-written folder goes too.
+	removeOnExit(staging);
 	const platformPackage = `${NODE_24_PACKAGE}@24`;
 	log(`Installing Node 24 (${platformPackage} from the npm registry) into ${NODE_24_DIR}…`);
 	rmSync(staging, { recursive: true, force: true });
@@ -59,7 +61,8 @@ async function ensureNode24(log: (line: string) => void): Promise<string> {
 	try {
 		// Its own package.json: npm reads no .npmrc of the repository from here.
 		writeFileSync(join(staging, 'package.json'), JSON.stringify({ private: true }));
-		await run('npm install node', 'npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', platformPackage], { cwd: staging });
+		const install = run('npm install node', 'npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', platformPackage], { cwd: staging });
+		await withHeartbeat(install, started, log, () => 'downloading and unpacking Node 24 (about 190 MB)');
 		if (!hasNode24(node24Home(staging))) throw new Error(`${platformPackage} installed without bin/node or its headers`);
 		if (!hasNode24(home)) {
 			rmSync(NODE_24_DIR, { recursive: true, force: true });
@@ -123,6 +126,8 @@ function pidAlive(pid: number): boolean {
 async function withLock<T>(work: () => Promise<T>, log: (line: string) => void): Promise<T> {
 	mkdirSync(CACHE_DIR, { recursive: true });
 	let waitingSaid = false;
+	const waitingSince = Date.now();
+	let waitingLine = 0;
 	for (;;) {
 		try {
 			mkdirSync(LOCK);
@@ -133,6 +138,8 @@ async function withLock<T>(work: () => Promise<T>, log: (line: string) => void):
 			const owner = Number(existsSync(join(LOCK, 'pid')) ? readFileSync(join(LOCK, 'pid'), 'utf8') : '0');
 			if (owner > 0 && pidAlive(owner)) {
 				if (!waitingSaid) log(`Another process (pid ${owner}) is installing n8n ${N8N_VERSION}; waiting for it…`);
+				else if (Date.now() - waitingLine >= 8000) log(`  … still waiting for pid ${owner}, ${minutesAndSeconds(Date.now() - waitingSince)}`);
+				if (!waitingSaid || Date.now() - waitingLine >= 8000) waitingLine = Date.now();
 				waitingSaid = true;
 				await delay(2000);
 				continue;
@@ -163,6 +170,16 @@ export function fetchProgress(logFile: string): { metadata: number; fetched: num
 	const url = fetches.at(-1)?.[1];
 	const last = url?.endsWith('.tgz') ? url.split('/-/').at(-1)?.replace(/\.tgz$/, '') : url && decodeURIComponent(url.split('/').slice(3).join('/'));
 	return { metadata: fetches.length - tarballs.length, fetched: tarballs.length, fromCache, last, bytes: text.length };
+}
+
+/** Waits for `work`, saying every 5 s what it is doing and for how long, so a long step is never silent. */
+async function withHeartbeat<T>(work: Promise<T>, started: number, log: (line: string) => void, what: () => string): Promise<T> {
+	const timer = setInterval(() => log(`  … ${minutesAndSeconds(Date.now() - started)}: ${what()}`), 5000);
+	try {
+		return await work;
+	} finally {
+		clearInterval(timer);
+	}
 }
 
 function minutesAndSeconds(ms: number): string {
