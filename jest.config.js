@@ -1,6 +1,6 @@
 /** @type {import('jest').Config} */
 module.exports = {
-	testEnvironment: 'node',
+	testEnvironment: '<rootDir>/test/environment.js',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	transform: {

@@ -5,6 +5,7 @@ import { MultiChannelNotification } from '../../nodes/MultiChannelNotification/M
 import type { EngineRun } from '../../harness/workflowRunner';
 import { createWorkflowRunner } from '../../harness/workflowRunner';
 import { useDedupStore } from './dedupStore';
+import { testCredentialId } from './isolation';
 import { checkParameters } from './nodeParameters';
 
 export const NODE_TYPE = 'n8n-nodes-multichannel-notification.multiChannelNotification';
@@ -21,11 +22,7 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	/** The node setting Retry On Fail with this many tries (n8n waits 1 s between tries). */
 	retryOnFail?: { maxTries: number };
-	/**
-	 * The id of the node's credential reference. Default: one per test, so the runs of a test share
-	 * a pace (the node keeps one per credential and Base URL in the process, as executions in one
-	 * n8n process share it) and no test starts from what an earlier test's runs learned.
-	 */
+	/** The id of the node's credential reference. Default: one per test (test/helpers/isolation.ts). */
 	credentialId?: string;
 }
 
@@ -47,9 +44,8 @@ const credentialType = new MultiChannelNotificationApi();
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	checkParameters(options.parameters);
 	await useDedupStore();
-	const { testPath, currentTestName } = expect.getState();
 	return await run({
-		credentialId: `${testPath ?? ''}\u0000${currentTestName ?? ''}`,
+		credentialId: testCredentialId(),
 		...options,
 		// Items cross a JSON boundary, as they do between n8n nodes.
 		items: JSON.parse(JSON.stringify(options.items ?? [{}])) as IDataObject[],

@@ -35,6 +35,7 @@ import { MultiChannelNotificationApi } from '../../credentials/MultiChannelNotif
 import { MultiChannelNotification } from '../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { inputItemsNode, nodeCredentials, runWorkflow, SOURCE_NAME, SOURCE_TYPE } from '../../harness/workflowRunner';
 import { useDedupStore } from './dedupStore';
+import { testCredentialId } from './isolation';
 import { NODE_NAME, NODE_TYPE } from './engine';
 import { checkParameters } from './nodeParameters';
 
@@ -233,7 +234,7 @@ export async function runAsTool(options: ToolRunOptions): Promise<ToolRunResult>
 			typeVersion: 1,
 			position: [200, 200],
 			parameters: options.parameters,
-			credentials: nodeCredentials(credentials),
+			credentials: nodeCredentials(credentials, testCredentialId()),
 		},
 		{ id: 'probe', name: PROBE_NAME, type: probeToolType, typeVersion: 1, position: [400, 200], parameters: { value: options.probeValue } },
 	];

@@ -1,6 +1,5 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { dedupStore } from '../../../../helpers/dedupStore';
 import { runNode } from '../../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
 
@@ -101,10 +100,6 @@ describe('Send Once Per Key', () => {
 		options: { dedupeKey: '={{ $json.order }}', concurrency: 1, ...extra } as INodeParameters,
 	});
 	const orders = (...ids: string[]) => ids.map((order) => ({ order, phone: '+6281234567890' }));
-
-	beforeEach(() => {
-		for (const store of dedupStore.stores.values()) store.clear();
-	});
 
 	test('running the same items twice sends each message once; the second run marks them skipped', async () => {
 		const first = await runNode({ parameters: bulk(), items: orders('A1', 'A2'), credentials: credentialsFor(sandbox()) });
