@@ -7,6 +7,7 @@ import { COMBINED_LABELS, combinedSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
+import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../shared/phoneText';
 import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
 import { answerLink, withSmsLink, withTemplateLink } from '../shared/sendAndWait/link';
 import { readSms, smsFields } from '../shared/sms';
@@ -20,7 +21,7 @@ const LABELS = { ...COMBINED_LABELS, smsMessage: { label: 'Message', at: ['messa
 const [smsPhoneNumberField, messageField] = smsFields(
 	SMS_NAMES,
 	{ phoneNumber: LABELS.smsPhoneNumber, message: LABELS.smsMessage },
-	'Who gets the SMS. It copies To (the expression shown) unless you change it. SMS can only go to Indonesian numbers (+62) for now.',
+	`Who gets the SMS. It copies To (the expression shown) unless you change it. ${SMS_INDONESIA_ONLY}. ${LOCAL_NUMBERS_NOTE}.`,
 );
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,

@@ -7,6 +7,7 @@ import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
+import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../shared/phoneText';
 import { readSms, smsFields } from '../shared/sms';
 import { templateFields } from '../shared/template/fields';
 import { readTemplateFields, templatePreview } from '../shared/template/read';
@@ -17,7 +18,7 @@ const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'smsMessage' };
 const [smsPhoneNumberField, smsMessageField] = smsFields(
 	SMS_NAMES,
 	{ phoneNumber: LABELS.smsPhoneNumber, message: LABELS.smsMessage },
-	'Who gets the SMS. It copies To (the expression shown) unless you change it. SMS can only go to Indonesian numbers (+62) for now, so when To is not one, put a +62 number here.',
+	`Who gets the SMS. It copies To (the expression shown) unless you change it. ${SMS_INDONESIA_ONLY}, so when To is not one, put an Indonesian number here. ${LOCAL_NUMBERS_NOTE}.`,
 );
 
 const fields: INodeProperties[] = [

@@ -4,6 +4,7 @@ import { readText } from '../../helpers/parameters';
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import type { FieldLabel } from '../../schemas';
+import { PHONE_PLACEHOLDER, SMS_PHONE_HINT } from './phoneText';
 
 /**
  * The SMS fields, declared once: SMS → Send names them `phoneNumber`/`message`, Send with
@@ -26,8 +27,8 @@ export function smsFields(
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: '+6281234567890',
-			hint: 'Indonesian numbers (+62) only',
+			placeholder: PHONE_PLACEHOLDER,
+			hint: SMS_PHONE_HINT,
 			description: phoneNumberDescription,
 		},
 		{

@@ -6,6 +6,7 @@ import { SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { optionsField, readPhoneNumberFormat } from '../shared/options';
+import { SMS_RECIPIENT_DESCRIPTION } from '../shared/phoneText';
 import { readSms, smsFields } from '../shared/sms';
 import { nodeOf } from '../../helpers/errors';
 
@@ -17,7 +18,7 @@ export const option: OperationOption = { name: 'Send SMS', value: 'send', action
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['sms'], operation: ['send'] } },
 	[
-		...smsFields(NAMES, SMS_LABELS, 'Recipient in E.164 format. SMS can only go to Indonesian numbers (+62) for now.'),
+		...smsFields(NAMES, SMS_LABELS, SMS_RECIPIENT_DESCRIPTION),
 		optionsField,
 	],
 );

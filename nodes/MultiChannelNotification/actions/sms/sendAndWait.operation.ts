@@ -7,6 +7,7 @@ import { SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat } from '../shared/options';
+import { SMS_RECIPIENT_DESCRIPTION } from '../shared/phoneText';
 import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
 import { answerLink, withSmsLink } from '../shared/sendAndWait/link';
 import { readSms, smsFields } from '../shared/sms';
@@ -17,7 +18,7 @@ export const option: OperationOption = { name: 'Send and Wait for Response', val
 	action: 'Send an SMS and wait for response',
 	description: 'Send an SMS with an answer link and wait until the person approves, declines or answers' };
 
-const [phoneNumberField, messageField] = smsFields(NAMES, SMS_LABELS, 'Recipient in E.164 format. SMS can only go to Indonesian numbers (+62) for now.');
+const [phoneNumberField, messageField] = smsFields(NAMES, SMS_LABELS, SMS_RECIPIENT_DESCRIPTION);
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['sms'], operation: [SEND_AND_WAIT_OPERATION] } },

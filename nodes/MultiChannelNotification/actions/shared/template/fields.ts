@@ -8,6 +8,7 @@ import {
 	TEMPLATE_LABELS as LABELS,
 	URL_BUTTON_DEFAULT_INDEX,
 } from '../../../schemas';
+import { CHAT_PHONE_HINT, LOCAL_NUMBERS_NOTE, PHONE_PLACEHOLDER } from '../phoneText';
 
 /**
  * The template fields, declared once, for Send Template and the chat part of Send with Failover.
@@ -20,8 +21,9 @@ const phoneNumberField = (name: 'from' | 'to', whose: string): INodeProperties =
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder: '+6281234567890',
-	description: `${whose} in E.164 format: a leading +, the country code and the number. With Options → Phone Number Format on Normalize (the default), spaces, dashes and a local 0812… are fine too.`,
+	placeholder: PHONE_PLACEHOLDER,
+	hint: CHAT_PHONE_HINT,
+	description: `${whose} in E.164 format: a leading +, the country code and the number. ${LOCAL_NUMBERS_NOTE}.`,
 });
 
 export const senderField = phoneNumberField('from', 'Your business sender number');
