@@ -7,22 +7,20 @@
  *   - `npm start`, then SIGTERM to the top `npm` alone once the editor is up (a process manager);
  *   - `npm run demo`, its top `npm` killed outright while the examples run (their parent dies).
  *
- * After each: no process of the run is left (every process started is tracked as it appears,
- * also those that do not inherit the environment, such as n8n's task runner; and every process
- * carrying the run's tag in its environment counts), and the temp folder is empty but for two
- * caches of the tools, each shared by every run and not a run's leftover: tsx's compile cache
- * (`tsx-<uid>/`) and gulp's list of V8 flags (`.v8flags-*.json`, there when ~/.cache is not
- * writable). Needs n8n in
- * .cache/ (`npx tsx scripts/n8n/install-n8n.ts`) and a built package; `npm run` builds it too.
+ * After each: no process of the run is left and the temp folder is empty but for the tools'
+ * shared caches (lib/leftovers.ts says how both are told). Needs n8n in .cache/
+ * (`npx tsx scripts/n8n/install-n8n.ts`); `npm run` builds the package. test/package/clean-stop.test.ts
+ * runs the sandbox case in `npm test`, which needs no n8n.
  *
  *   npx tsx scripts/n8n/check-clean-stop.ts [demo:fast|demo|sandbox|start|demo-killed]...
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { REPO_ROOT } from './lib/install';
+import { commandLine, leftIn, RUN_TAG_ENV, Tracker, waitFor } from './lib/leftovers';
 import { cleanEnv, delay, installCleanup, spawnGroup, tail } from './lib/process';
 import type { Group } from './lib/process';
 
@@ -43,86 +41,6 @@ const CASES: Case[] = [
 /** Time a stop may take: n8n's graceful shutdown, then the scripts' own grace before SIGKILL. */
 const STOP_DEADLINE_MS = 30_000;
 const RUN_DEADLINE_MS = 10 * 60_000;
-/** The tools' own caches (see above). */
-const TOOL_CACHES = /^(tsx-\d+|\.v8flags-[\w.-]+\.json)$/;
-
-/** pid → [parent pid, start time] for every process, from /proc. */
-function processTable(): Map<number, [number, string]> {
-	const table = new Map<number, [number, string]>();
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			table.set(Number(entry), [Number(fields[1]), fields[19]]);
-		} catch {
-			// Gone meanwhile.
-		}
-	}
-	return table;
-}
-
-function commandLine(pid: number): string {
-	try {
-		return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 160);
-	} catch {
-		return '?';
-	}
-}
-
-/** Every process that descends from `root`, and every one tagged with `tag`, as pid → start time. */
-class Tracker {
-	readonly seen = new Map<number, string>();
-	private readonly timer: NodeJS.Timeout;
-
-	constructor(private readonly root: number, private readonly tag: string) {
-		this.timer = setInterval(() => this.look(), 200);
-	}
-
-	look(): void {
-		const table = processTable();
-		const ours = new Set<number>([this.root, ...this.seen.keys()]);
-		for (const [pid, [parent, started]] of table) {
-			if (ours.has(parent) && !this.seen.has(pid)) this.seen.set(pid, started);
-		}
-		for (const pid of table.keys()) {
-			if (this.seen.has(pid) || pid === process.pid) continue;
-			try {
-				if (readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`MCN_RUN_TAG=${this.tag}`)) this.seen.set(pid, table.get(pid)?.[1] ?? '');
-			} catch {
-				// Gone, or not ours to read.
-			}
-		}
-	}
-
-	/** The tracked processes still running (same pid and start time). */
-	alive(): number[] {
-		const table = processTable();
-		return [...this.seen].filter(([pid, started]) => table.get(pid)?.[1] === started && !/^Z/.test(readState(pid))).map(([pid]) => pid);
-	}
-
-	stop(): void {
-		clearInterval(this.timer);
-	}
-}
-
-function readState(pid: number): string {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-	} catch {
-		return 'Z';
-	}
-}
-
-async function waitFor(what: () => boolean, ms: number): Promise<boolean> {
-	const deadline = Date.now() + ms;
-	while (!what()) {
-		if (Date.now() > deadline) return false;
-		await delay(250);
-	}
-	return true;
-}
 
 async function runCase(test: Case): Promise<string[]> {
 	const temp = mkdtempSync(join(tmpdir(), 'mcn-clean-stop-'));
@@ -132,7 +50,7 @@ async function runCase(test: Case): Promise<string[]> {
 	let npm: Group | undefined;
 	let tracker: Tracker | undefined;
 	try {
-		npm = spawnGroup(`npm ${test.name}`, 'npm', test.args, { cwd: REPO_ROOT, env: cleanEnv({ TMPDIR: temp, MCN_RUN_TAG: tag, CI: 'true' }) });
+		npm = spawnGroup(`npm ${test.name}`, 'npm', test.args, { cwd: REPO_ROOT, env: cleanEnv({ TMPDIR: temp, [RUN_TAG_ENV]: tag, CI: 'true' }) });
 		tracker = new Tracker(npm.pid, tag);
 		const group = npm;
 		let exit: number | string | undefined;
@@ -156,7 +74,7 @@ async function runCase(test: Case): Promise<string[]> {
 		const allGone = await waitFor(() => tracked.alive().length === 0, STOP_DEADLINE_MS);
 		if (!allGone) problems.push(`processes left after ${STOP_DEADLINE_MS / 1000} s:\n${tracked.alive().map((pid) => `    ${pid} ${commandLine(pid)}`).join('\n')}`);
 		else if (test.stop) console.log(`  every process gone ${((Date.now() - stopAt) / 1000).toFixed(1)} s after the signal`);
-		const left = readdirSync(temp).filter((name) => !TOOL_CACHES.test(name));
+		const left = leftIn(temp);
 		if (left.length > 0) problems.push(`left in the temp folder: ${left.join(', ')}`);
 		return problems;
 	} finally {
