@@ -233,8 +233,8 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 		);
 	}
 	expect(
-		jsonForm.page.includes('<label for="field-0">Amount</label>') && jsonForm.page.includes('<input type="radio" name="field-1" value="Late">'),
-		'the page shows the elements the JSON defines',
+		jsonForm.page.includes('<label for="field-0">Amount<span class="required" aria-hidden="true">*</span></label>') && jsonForm.page.includes('<input type="radio" name="field-1" value="Late">'),
+		'the page shows the elements the JSON defines, the required one marked',
 		jsonForm.page.slice(0, 2000),
 	);
 	const jsonRun = await client.statusBecomes(jsonForm.id);

@@ -50,7 +50,20 @@ const STYLE = [
 	'.choice input{width:1.25rem;min-height:0;margin:0}',
 	'.html{margin:0 0 .75rem;overflow-wrap:anywhere}',
 	'.html :first-child{margin-top:0}',
+	'.required{color:#b3261e;margin-left:.2em}',
+	'.note{font-size:.875rem;color:#55555f;margin:0 0 .75rem}',
+	'.sr-only{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}',
 ].join('');
+
+/**
+ * A required element's mark: a visible asterisk that screen readers skip, since the control's own
+ * `required` already makes them say "required". A group of choices has no such attribute for the
+ * group, so its legend also carries the word for screen readers.
+ */
+const REQUIRED_MARK = '<span class="required" aria-hidden="true">*</span>';
+const REQUIRED_WORD = '<span class="sr-only"> (required)</span>';
+/** Above a form with a required element: what the asterisk means, for those who see it. */
+const REQUIRED_NOTE = '<p class="note" aria-hidden="true">Fields marked <span class="required">*</span> are required.</p>';
 
 /** One form element: its label and input, named by position (form.ts reads them back); a hidden field shows nothing, Custom HTML its safe markup. */
 function formElement(field: FormField, index: number): string {
@@ -58,7 +71,7 @@ function formElement(field: FormField, index: number): string {
 	if (field.type === HTML_TYPE) return `<div class="html">${field.value}</div>`;
 	const name = inputName(index);
 	const required = field.required ? ' required' : '';
-	const label = escapeHtml(field.label);
+	const label = escapeHtml(field.label) + (field.required ? REQUIRED_MARK : '');
 	const placeholder = field.placeholder === '' ? '' : ` placeholder="${escapeHtml(field.placeholder)}"`;
 	if (field.type === 'radio' || field.type === 'checkbox') {
 		// A checkbox group cannot be required in HTML without script: the server checks it.
@@ -66,7 +79,7 @@ function formElement(field: FormField, index: number): string {
 			(option) =>
 				`<label class="choice"><input type="${field.type}" name="${name}" value="${escapeHtml(option)}"${field.type === 'radio' ? required : ''}>${escapeHtml(option)}</label>`,
 		);
-		return `<fieldset><legend>${label}</legend>${choices.join('')}</fieldset>`;
+		return `<fieldset><legend>${label}${field.required ? REQUIRED_WORD : ''}</legend>${choices.join('')}</fieldset>`;
 	}
 	const labelled = `<label for="${name}">${label}</label>`;
 	if (field.type === 'dropdown') {
@@ -97,11 +110,12 @@ function content(body: PageBody): string {
 		const end = body.kind === 'form' && body.fields.some((field) => field.type === FILE_TYPE) ? `<input type="hidden" name="${FORM_END}" value="1">` : '';
 		const inputs =
 			body.kind === 'text'
-				? `<label for="answer">Your answer</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea>`
+				? `<label for="answer">Your answer${REQUIRED_MARK}</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea>`
 				: `${body.fields.map(formElement).join('')}${end}`;
+		const anyRequired = body.kind === 'text' || body.fields.some((field) => field.required && field.type !== HIDDEN_TYPE);
 		// A Custom Form posts as multipart: n8n 2.x's own forms do, and newer n8n accepts nothing else for one.
 		const form = body.kind === 'form' ? '<form method="post" enctype="multipart/form-data">' : '<form method="post">';
-		return `${heading}${message}${about}${form}${inputs}<button class="primary" type="submit">${escapeHtml(body.buttonLabel)}</button></form>`;
+		return `${heading}${message}${about}${form}${anyRequired ? REQUIRED_NOTE : ''}${inputs}<button class="primary" type="submit">${escapeHtml(body.buttonLabel)}</button></form>`;
 	}
 	const forms = body.choices.map(
 		(choice) =>

@@ -185,7 +185,7 @@ describe('Custom Form', () => {
 
 		expect(result).toEqual({ noWebhookResponse: true });
 		expect(html.match(/<form method="post" enctype="multipart\/form-data">/g)).toHaveLength(1);
-		expect(html).toContain('<label for="field-0">Amount</label><input type="number" id="field-0" name="field-0" step="any" inputmode="decimal" placeholder="e.g. 150000" required>');
+		expect(html).toContain('<label for="field-0">Amount<span class="required" aria-hidden="true">*</span></label><input type="number" id="field-0" name="field-0" step="any" inputmode="decimal" placeholder="e.g. 150000" required>');
 		expect(html).toContain('<select id="field-1" name="field-1"><option value="">Choose…</option><option value="Damaged">Damaged</option>');
 		expect(html).toContain('<input type="radio" name="field-2" value="Card" required>');
 		expect(html).toContain('<input type="checkbox" name="field-3" value="SMS">');
@@ -267,7 +267,7 @@ describe('Custom Form', () => {
 		const hidden = { fieldType: 'hiddenField', fieldName: 'orderId', fieldValue: 'ORD-42 <b>' };
 		const withHidden = { ...parameters, formFields: { values: [elements[0], hidden] } };
 		const { html } = await call({ method: 'GET', parameters: withHidden });
-		expect(html).toContain('<label for="field-0">Amount</label>');
+		expect(html).toContain('<label for="field-0">Amount<span class="required" aria-hidden="true">*</span></label>');
 		expect(html).not.toMatch(/field-1|ORD-42|orderId/);
 
 		const posted = { 'field-0': '7', 'field-1': 'ORD-1', orderId: 'ORD-1' };
@@ -284,7 +284,7 @@ describe('Custom Form', () => {
 		const unnamed = { fieldType: 'html', html: '<h2>Thanks</h2>' };
 		const withHtml = { ...parameters, formFields: { values: [html, elements[0], unnamed] } };
 		const { html: page } = await call({ method: 'GET', parameters: withHtml });
-		expect(page).toContain('<div class="html"><p>Photos help: <b>front</b> and back.</p></div><label for="field-1">Amount</label>');
+		expect(page).toContain('<div class="html"><p>Photos help: <b>front</b> and back.</p></div><label for="field-1">Amount<span class="required" aria-hidden="true">*</span></label>');
 		expect(page).toContain('<div class="html"><h2>Thanks</h2></div><button');
 		expect(page).not.toMatch(/<script|alert|name="field-0"/);
 
@@ -306,7 +306,7 @@ describe('Custom Form', () => {
 		test('GET: a file input per element (one file or several, the accepted types), then the hidden input that marks the form\'s end', async () => {
 			const { html } = await call({ method: 'GET', parameters: withFiles });
 
-			expect(html).toContain('<label for="field-1">Receipt &lt;1&gt;</label><input type="file" id="field-1" name="field-1" accept=".pdf,image/*" required>');
+			expect(html).toContain('<label for="field-1">Receipt &lt;1&gt;<span class="required" aria-hidden="true">*</span></label><input type="file" id="field-1" name="field-1" accept=".pdf,image/*" required>');
 			expect(html).toContain('<input type="file" id="field-2" name="field-2" multiple>');
 			expect(html).toContain('<input type="hidden" name="form-end" value="1"><button');
 			expect((await call({ method: 'GET', parameters })).html).not.toContain('form-end');
