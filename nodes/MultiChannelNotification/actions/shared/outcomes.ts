@@ -43,6 +43,11 @@ export class Outcomes {
 		return this.items.sent.includes(itemIndex);
 	}
 
+	/** The output of an item whose message went out in this run. */
+	sentItem(itemIndex: number): IDataObject | undefined {
+		return this.wasSent(itemIndex) ? this.results[itemIndex]?.json : undefined;
+	}
+
 	/** How rate limits held this run back (the scheduler's count and longest wait). */
 	noteRateLimits(times: number, longestWaitMs: number): void {
 		if (times > 0) this.rateLimited = { times, longestWaitMs };

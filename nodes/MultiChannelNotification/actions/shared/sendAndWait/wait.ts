@@ -6,6 +6,7 @@ import type { SendOperation } from '../../node.type';
 import { deliver, readItem } from '../delivery';
 import type { Outcomes } from '../outcomes';
 import { readFormParameters } from './form';
+import { questionOf, rememberQuestion } from './question';
 
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
@@ -68,7 +69,10 @@ export async function sendAndWait(
 		outcomes.fail(itemIndex, error);
 		return outcomes.finish();
 	}
-	if (!outcomes.wasSent(itemIndex)) return outcomes.finish();
+	const sent = outcomes.sentItem(itemIndex);
+	if (sent === undefined) return outcomes.finish();
+	// Who was asked and by which message, for the answer's output (question.ts).
+	rememberQuestion(this, questionOf(String(this.getNodeParameter('resource', itemIndex)), sent));
 	// n8n 2.8–2.13 check the link's signature only when asked to; 2.14 and newer always do.
 	if (typeof this.setSignatureValidationRequired === 'function') this.setSignatureValidationRequired();
 	await this.putExecutionToWait(waitTill);

@@ -5,6 +5,7 @@ import { answerPage, PAGE_HEADERS } from './page';
 import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './fields';
 import type { UploadedFile } from './form';
 import { readFormAnswer, readFormParameters } from './form';
+import { recallQuestion } from './question';
 
 /**
  * The answer link's two webhooks, as n8n's own send-and-wait nodes declare them: n8n serves them
@@ -95,7 +96,7 @@ function readAnswer(
  * A GET (a person opening the link, or a link preview, an SMS scanner, a bot) only shows the
  * page; a POST from it records the answer and resumes the execution with `{ data: … }`, the
  * shape n8n's own send-and-wait nodes output (a Custom Form's files as the item's binary data,
- * copied into n8n's binary data store).
+ * copied into n8n's binary data store), and `question`: who was asked, by which message.
  */
 export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const response = this.getResponseObject();
@@ -112,6 +113,9 @@ export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		binary[key] = await this.nodeHelpers.copyBinaryFile(file.filepath, file.originalFilename ?? file.newFilename ?? key, file.mimetype ?? undefined);
 	}
 	send(200, answerPage('Thank you', { kind: 'notice', title: 'Thank you', text: `${answer.said}\nYou can close this page.` }, setup.css));
-	const item = Object.keys(binary).length === 0 ? { json: { data: answer.data } } : { json: { data: answer.data }, binary };
+	// `data` as n8n's own send-and-wait nodes output it; beside it, who was asked and by which message.
+	const question = recallQuestion(this);
+	const json: IDataObject = question === undefined ? { data: answer.data } : { data: answer.data, question: { ...question } };
+	const item = Object.keys(binary).length === 0 ? { json } : { json, binary };
 	return { noWebhookResponse: true, workflowData: [[item]] };
 }

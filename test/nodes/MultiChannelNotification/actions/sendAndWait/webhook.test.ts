@@ -51,6 +51,9 @@ async function call({ method, contentType, body, parameters = {} }: Call): Promi
 		getBodyData: () => body ?? {},
 		getNodeParameter: (name: string, fallback: unknown) =>
 			name.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], values) ?? fallback,
+		// Who was asked is read back through n8n's engine (question.test.ts); here there is none.
+		getNode: () => ({ name: 'Ask' }),
+		evaluateExpression: () => undefined,
 		nodeHelpers: {
 			copyBinaryFile: async (filePath: string, fileName: string, mimeType?: string) => {
 				answered.copied.push([filePath, fileName, mimeType ?? '']);

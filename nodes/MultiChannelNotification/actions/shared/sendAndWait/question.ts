@@ -1,0 +1,86 @@
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+/**
+ * Who was asked, and by which message. Kept in the node's context when the message goes out: n8n
+ * saves that context with the waiting execution (in its database, so queue-mode workers and a
+ * restart keep it), and hands it back with the execution when the answer comes. The answer's item
+ * then carries it beside `data`, so a workflow that asked several people can tell the answers
+ * apart; `data` itself keeps the shape of n8n's own send-and-wait nodes.
+ */
+export type Question = {
+	/** What carried the question: an SMS, a chat template, or a chat template with SMS failover. */
+	channel: 'sms' | 'chat' | 'chatWithSmsFailover';
+	/** The number the node sent to, as sent (after Phone Number Format); a combined send's chat To. */
+	recipient: string;
+	/** A combined send's SMS number, as sent. */
+	smsRecipient?: string;
+	/** The service's id of the message, where its answer gives one (SMS, chat). */
+	messageId?: string;
+	/** The service's request id, where its answer gives one (SMS, combined). */
+	requestId?: string;
+};
+
+const CONTEXT_KEY = 'sendAndWaitQuestion';
+
+const CHANNELS: Record<string, Question['channel']> = { sms: 'sms', chatMessage: 'chat', combined: 'chatWithSmsFailover' };
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined);
+
+/** The question as the sent item shows it: the numbers the request carried, the ids the service answered. */
+export function questionOf(resource: string, sent: IDataObject): Question | undefined {
+	const channel = CHANNELS[resource];
+	const answer = (sent.data ?? {}) as IDataObject;
+	const recipient = text(channel === 'sms' ? sent.phoneNumber : sent.to);
+	if (channel === undefined || recipient === undefined) return undefined;
+	const question: Question = { channel, recipient };
+	const smsRecipient = channel === 'chatWithSmsFailover' ? text(sent.phoneNumber) : undefined;
+	if (smsRecipient !== undefined) question.smsRecipient = smsRecipient;
+	const messageId = text(answer.id);
+	if (messageId !== undefined) question.messageId = messageId;
+	const requestId = text(answer.request_id);
+	if (requestId !== undefined) question.requestId = requestId;
+	return question;
+}
+
+/** Stored as JSON text, which every n8n hands back unchanged through its expressions. */
+export function rememberQuestion(context: IExecuteFunctions, question: Question | undefined): void {
+	if (question === undefined || typeof context.getContext !== 'function') return;
+	context.getContext('node')[CONTEXT_KEY] = JSON.stringify(question);
+}
+
+function isQuestion(value: unknown): value is Question {
+	const question = value as Partial<Question> | null;
+	return (
+		typeof question === 'object' &&
+		question !== null &&
+		Object.values(CHANNELS).includes(question.channel as Question['channel']) &&
+		typeof question.recipient === 'string'
+	);
+}
+
+/**
+ * The stored question, or undefined when there is none (a message sent by an older version of the
+ * node) or it cannot be read. Newer n8n gives the webhook the node's context directly; older ones
+ * (2.8 among them) only through their expressions, as `$("<this node>").context`. Never throws:
+ * not knowing who was asked must not lose the answer.
+ */
+export function recallQuestion(context: IWebhookFunctions): Question | undefined {
+	try {
+		const direct = context as IWebhookFunctions & Partial<Pick<IExecuteFunctions, 'getContext'>>;
+		let stored: unknown;
+		if (typeof direct.getContext === 'function') {
+			stored = direct.getContext('node')[CONTEXT_KEY];
+		} else {
+			const name = context.getNode().name;
+			// A name holding the expression brackets cannot be written into an expression.
+			if (name.includes('{{') || name.includes('}}')) return undefined;
+			stored = context.evaluateExpression(`{{ $(${JSON.stringify(name)}).context[${JSON.stringify(CONTEXT_KEY)}] }}`);
+		}
+		if (typeof stored !== 'string') return undefined;
+		const question: unknown = JSON.parse(stored);
+		return isQuestion(question) ? question : undefined;
+	} catch (error) {
+		context.logger.warn(`Send and Wait: could not read who was asked, so the answer is output without it (${String(error)})`);
+		return undefined;
+	}
+}
