@@ -174,7 +174,7 @@ describe('a Content-Length over 1 MiB is refused before reading', () => {
 		try {
 			const { port } = server.address() as AddressInfo;
 
-			const failure = await failureOf(fetchClient({})({ url: `http://127.0.0.1:${port}/v1/sms`, body: {}, timeout: 10_000 }));
+			const failure = await failureOf(fetchClient({})({ url: `http://127.0.0.1:${port}/v1/sms`, body: {}, timeout: 25_000 }));
 
 			expect({ kind: failure.kind, reason: failure.reason }).toEqual({ kind: 'tooLarge', reason: `the answer declared ${2 * ONE_MIB} bytes` });
 		} finally {
