@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 import { ExecuteContext } from 'n8n-core';
 
-import { answerLink } from '../../../../../nodes/MultiChannelNotification/actions/shared/sendAndWait/link';
+import { answerLink, withSmsLink, withTemplateLink } from '../../../../../nodes/MultiChannelNotification/actions/shared/sendAndWait/link';
 import { runNode } from '../../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
 
@@ -93,5 +93,62 @@ describe('through n8n’s engine, on an n8n without signing', () => {
 		} finally {
 			resumeUrl.mockRestore();
 		}
+	});
+});
+
+describe('where the link goes', () => {
+	const LINK = 'https://n8n.example/webhook-waiting/81/a1b2c3?signature=abc';
+
+	test.each([
+		['a text', 'Approve?', `Approve?\n${LINK}`],
+		['a text with spaces around it', '  Approve?  ', `  Approve?  \n${LINK}`],
+		['a blank text (stays blank, so the schema names it)', '  ', '  '],
+		['an empty text', '', ''],
+		['no text', undefined, undefined],
+		['a number (left for the schema)', 42, 42],
+	])('SMS, %s', (_name, text, expected) => {
+		expect(withSmsLink(text, LINK)).toEqual(expected);
+	});
+
+	test.each([
+		['into an empty {{2}} of the inputs', { placeholderValues: ['Budi', ''] }, 2, { placeholderValues: ['Budi', LINK] }],
+		['into {{2}} right after the inputs', { placeholderValues: ['Budi'] }, 2, { placeholderValues: ['Budi', LINK] }],
+		['into a blank {{1}}', { placeholderValues: ['  ', 'x'] }, 1, { placeholderValues: [LINK, 'x'] }],
+		['into Body Parameters when no input is used', { placeholderValues: [], bodyParameters: ['Budi'] }, 2, { placeholderValues: [], bodyParameters: ['Budi', LINK] }],
+		['into Body Parameters when neither is given', {}, 1, { bodyParameters: [LINK] }],
+	])('template, %s', (_name, candidate, position, expected) => {
+		const copy: Record<string, unknown> = JSON.parse(JSON.stringify(candidate));
+
+		expect(withTemplateLink(copy, position, LINK)).toEqual([]);
+		expect(copy).toEqual(expected);
+	});
+
+	test.each([
+		[
+			'components given as JSON',
+			{ componentsJson: [] },
+			1,
+			{ field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'needs the body given as fields: switch Components to fields, the link cannot go into JSON' },
+		],
+		['placeholder 0', {}, 0, { field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'must be a placeholder number, 1 or more', value: '0' }],
+		['placeholder 1.5', {}, 1.5, { field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'must be a placeholder number, 1 or more', value: '1.5' }],
+		['not a number', {}, NaN, { field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'must be a placeholder number, 1 or more', value: 'null' }],
+		[
+			'a placeholder that already has a value',
+			{ placeholderValues: ['Budi', 'taken'] },
+			2,
+			{ field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'is {{2}}, which already has a value: leave it empty, the answer link goes there', value: 'taken' },
+		],
+		[
+			'a gap before it',
+			{ bodyParameters: ['Budi'] },
+			3,
+			{ field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'is {{3}}, but only 1 placeholder value(s) come before it: give {{1}} … {{2}} a value first' },
+		],
+	])('template, %s: refused, the candidate unchanged', (_name, candidate, position, problem) => {
+		const copy: Record<string, unknown> = JSON.parse(JSON.stringify(candidate));
+
+		expect(withTemplateLink(copy, position, LINK)).toEqual([problem]);
+		expect(copy).toEqual(candidate);
 	});
 });
