@@ -10,6 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties } from './actions/registry';
 import { router } from './actions/router';
+import { ANSWER_OUTPUT_HINT, WAITING_TOOLTIP } from './actions/shared/sendAndWait/editor';
 import { answerWebhook, answerWebhooks } from './actions/shared/sendAndWait/webhook';
 import { toolDescriptionProperties } from './helpers/tool';
 import { testCredential } from './transport';
@@ -35,7 +36,9 @@ export class MultiChannelNotification implements INodeType {
 		usableAsTool: true,
 		// Send and Wait for Response: the answer link's page and form (actions/shared/sendAndWait).
 		webhooks: answerWebhooks,
-		waitingNodeTooltip: '={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the user\'s response" : "" }}',
+		// While it waits: where the question went and how to open the answer page; then the output's shape.
+		waitingNodeTooltip: WAITING_TOOLTIP,
+		hints: [ANSWER_OUTPUT_HINT],
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -237,11 +237,12 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 
 	await step('fix the number, Execute step, the person answers the link', async () => {
 		await tab.input('phoneNumber').fill('0812 3456 7890');
-		const { output, sent } = await tab.execute("Execution will continue after the user's response");
+		// The waiting tooltip names the channel and the number as set, and where the answer link is.
+		const { output, sent } = await tab.execute('Waiting for the answer to an SMS to 0812 3456 7890.');
 		const message = (sent[0]?.body as { message?: string } | undefined)?.message ?? '';
 		const link = sent.length === 1 ? findAnswerLink(sent[0].path, sent[0].body) : undefined;
 		const asked = sent.length === 1 && message.startsWith(`${QUESTION}\n`) && link !== undefined && message.endsWith(link);
-		expect(asked, 'one SMS went out, the question then the answer link on its own line; the panel says it waits for the person', bodies(sent));
+		expect(asked, 'one SMS went out, the question then the answer link on its own line; the panel says it waits for the answer to that SMS and to whom it went', bodies(sent));
 		// The person opens the link on a phone (a page of its own context) and writes an answer.
 		const phone = await editor.browser.newPage({ viewport: { width: 360, height: 740 } });
 		await phone.goto(link ?? '', { waitUntil: 'commit' });

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, ITaskMetadata } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import type { Problem } from '../../../helpers/errors';
@@ -6,6 +6,7 @@ import type { SendOperation } from '../../node.type';
 import { deliver, readItem } from '../delivery';
 import type { Outcomes } from '../outcomes';
 import { readFormParameters } from './form';
+import { answerLink } from './link';
 import { questionOf, rememberQuestion } from './question';
 
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
@@ -75,6 +76,9 @@ export async function sendAndWait(
 	rememberQuestion(this, questionOf(String(this.getNodeParameter('resource', itemIndex)), sent));
 	// n8n 2.8–2.13 check the link's signature only when asked to; 2.14 and newer always do.
 	if (typeof this.setSignatureValidationRequired === 'function') this.setSignatureValidationRequired();
+	// Newer n8n (2.41) hands a waiting task's resumeUrl to the editor's waiting tooltip (editor.ts).
+	const metadata: ITaskMetadata & { resumeUrl: string } = { resumeUrl: answerLink(this) };
+	if (typeof this.setMetadata === 'function') this.setMetadata(metadata);
 	await this.putExecutionToWait(waitTill);
 	return [this.getInputData()];
 }
