@@ -161,7 +161,12 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext, standI
 		const finished = await step(`${label}: the execution resumes and finishes`, async () => await client.statusBecomes(id, FINISHED, RUN_DEADLINE_MS));
 		expect(finished.status === 'success', `${label}: execution ${id} succeeded`, finished.data.resultData.error ?? finished.status);
 		const review = firstJson(finished, REVIEW);
-		expect(isDeepStrictEqual(review, { data: { approved: answer === 'approve' } }), `${label}: the review node output { data: { approved: ${answer === 'approve'} } }`, review);
+		const asked = (review?.question ?? {}) as Record<string, unknown>;
+		expect(
+			isDeepStrictEqual(review?.data, { approved: answer === 'approve' }) && asked.channel === 'sms' && asked.recipient === REVIEWER,
+			`${label}: the review node output { data: { approved: ${answer === 'approve'} } }, and the SMS to the reviewer it answers`,
+			review,
+		);
 		return {
 			ran: Object.keys(finished.data.resultData.runData),
 			gatedRuns: finished.data.resultData.runData[GATED]?.length,

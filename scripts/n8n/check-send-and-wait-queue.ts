@@ -150,11 +150,18 @@ async function body({ sandbox, stack, expect }: CheckContext & { stack: QueueSta
 	const outcomes = new Map(await Promise.all(links.map(async ({ executionId }) => [executionId, await client.execution(executionId)] as const)));
 	const wrong = answered.filter((answer) => {
 		const outcome = outcomes.get(answer.executionId);
-		return !outcome || outcome.data?.resultData.runData.After?.length !== 1 || !isDeepStrictEqual(firstJson(outcome, 'Ask'), { data: { approved: approves(answer.index) } });
+		const ask = firstJson(outcome, 'Ask');
+		const askedWho = (ask?.question as { recipient?: unknown } | undefined)?.recipient;
+		return (
+			!outcome ||
+			outcome.data?.resultData.runData.After?.length !== 1 ||
+			!isDeepStrictEqual(ask?.data, { approved: approves(answer.index) }) ||
+			askedWho !== event(answer.index).phone
+		);
 	});
 	expect(
 		wrong.length === 0,
-		'each resumed with its own person’s answer ({ data: { approved } }), and After ran once in each',
+		'each resumed with its own person’s answer ({ data: { approved } }, question.recipient that person’s number), and After ran once in each',
 		wrong.slice(0, 5).map((answer) => ({ answer: answer.index, ask: firstJson(outcomes.get(answer.executionId), 'Ask') })),
 	);
 	const ran = stack.workers.map((worker, index) => startedOn(worker) - startedBefore[index]);
