@@ -1,42 +1,8 @@
 /**
  * The pace of one service (credential and Base URL), shared by every execution of the node in
- * this n8n process: what one learns paces all, a bulk send and a burst of one-item executions
- * alike. Pure: the caller (scheduler.ts) passes the times in.
- *
- * - **Window**: requests in flight across executions, from {@link INITIAL_LIMIT}, one more per
- *   clean answer (doubling each round trip, as TCP slow start) up to {@link ADAPTIVE_CEILING}
- *   while answers come about as fast as the quickest of the last second; one much slower answer
- *   takes one back (the delay-based idea of TCP Vegas).
- * - **Rate**: off until the first HTTP 429, then what the service delivered lately (over the last
- *   second, or since the first delivery if more recent; before the first 429, since the first
- *   delivery after a quiet second), raised every
- *   half second without a 429 (from 2 s after the last cut) and cut on the next 429. When
- *   nothing got through since the last cut, or five requests in a row sent at a rate measured
- *   over under a second were refused, the service's window is spent: every send pauses for the
- *   Retry-After (else 1 s) and the rate becomes what got through, spread to the pause's end.
- * - **A first pause with nothing delivered** (the opening requests all refused, as when a small
- *   token bucket meets a full window): nothing was measured, so the requests sent at once are
- *   spread over the pause, and the rate doubles every half second after it until a request sent
- *   after the pause is refused; that refusal measures the rate over the span since the pause,
- *   which holds no idle time. (Measured across the pause, a bucket of 2 at 20/s would come to
- *   about 2/s, and raises from there take over ten seconds to climb back.)
- *
- * **Several n8n processes** (queue mode: each worker has its own Pace, and a verified node may
- * share nothing between them). Each worker learns only from its own answers: the round trips,
- * what was delivered per second, and the 429s. Together they behave as the flows of TCP: a 429
- * cuts a worker's rate to what it delivered (its share of the service's limit, so the cuts
- * together bring the sum back under the limit), and raises probe for room the others left. A
- * raise adds at least a twentieth of the most requests the worker started within one second,
- * and never less than a twentieth of the opening window (a worker handed few executions starts
- * few requests), an amount set by its opening rather than by its current share: raises by a
- * share of the rate alone (multiplicative increase) keep the shares where the first second left
- * them, a worker cut to 1/s of 20 climbing by 0.1/s; a step closer to equal for every worker is
- * what lets small shares gain on large ones (additive increase with multiplicative decrease is
- * the rule that converges to fair shares). Raises follow the clock, not the deliveries, so a
- * worker with a small share is not also raised less often. A worker's first 429 measures its
- * share over the burst alone: a message it sent a while before does not stretch the span (its
- * first deliveries, counted as a whole second's, made it about 1/s). Shares still
- * even out slowly, most with four workers: BENCHMARKS.md shows each worker's deliveries per second.
+ * this n8n process: a window of requests in flight until the first HTTP 429, then a rate measured
+ * from what the service delivered, and pauses when its window is spent. Pure: the caller
+ * (scheduler.ts) passes the times in. The design, and why each rule is there: docs/pacing.md.
  */
 
 export const INITIAL_LIMIT = 10;

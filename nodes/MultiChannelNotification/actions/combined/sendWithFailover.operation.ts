@@ -49,7 +49,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
-	// One object, not a spread of two: zod reads a spread copy several times slower.
+	// One object holding both parts' fields, as the schema reads them.
 	const candidate = Object.assign(
 		readTemplateFields(this, itemIndex, phoneNumberFormat),
 		readSms(this, SMS_NAMES, itemIndex, phoneNumberFormat),

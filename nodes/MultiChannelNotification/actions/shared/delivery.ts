@@ -47,8 +47,7 @@ export function readItem(context: IExecuteFunctions, operation: SendOperation, i
 /**
  * Whole milliseconds on a clock that only moves forward (the wall clock can be stepped back or
  * ahead by the host's time keeping): a Retry-After wait is then never cut short, nor stretched.
- * Whole, as the wall clock's: with fractions of a millisecond the pacing measured differently
- * (the benchmark's token-bucket legs drew 10 to 17 429s each rather than 8).
+ * Whole milliseconds, as the wall clock gives them: the pace's rules were tuned on whole ones.
  */
 const realClock: Clock = { now: () => Math.floor(performance.timeOrigin + performance.now()), sleep: async (ms) => await sleep(ms) };
 
