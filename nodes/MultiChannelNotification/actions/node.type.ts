@@ -11,6 +11,21 @@ export type NodeMap = {
 
 export type Resource = keyof NodeMap;
 
+/**
+ * The Resource of the node's human-review tool for AI agents, which sends an SMS. n8n builds that
+ * tool (`…HitlTool`) with Resource fixed to the first value the first Operation field offering
+ * Send and Wait shows for. The Resource field never offers this value, so that tool's panel can
+ * speak to the person building the workflow and leave out the ordinary tool variant's
+ * model-facing Tool Description; at run time it is SMS.
+ */
+export const HUMAN_REVIEW_RESOURCE = 'smsReview';
+
+/** The resource the node's Resource parameter names; the human-review tool's is SMS. */
+export const resourceOf = (value: string): string => (value === HUMAN_REVIEW_RESOURCE ? 'sms' : value);
+
+/** The Resource values a resource's fields show for: SMS's also for the human-review tool, first, as n8n reads it. */
+export const shownFor = (resource: Resource): string[] => (resource === 'sms' ? [HUMAN_REVIEW_RESOURCE, resource] : [resource]);
+
 /** A validated request, ready to send. */
 export interface PreparedSend {
 	endpoint: Endpoint;
@@ -47,7 +62,7 @@ export function operationProperty(resource: Resource, options: OperationOption[]
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
+		displayOptions: { show: { resource: shownFor(resource) } },
 		options,
 		default: '',
 	};

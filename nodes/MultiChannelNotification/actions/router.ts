@@ -3,6 +3,7 @@ import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { otherError } from '../helpers/errors';
 import { isToolRun, toolResultForError } from '../helpers/tool';
+import { resourceOf } from './node.type';
 import { operationFor } from './registry';
 import type { Ready } from './shared/delivery';
 import { deliver, readItem } from './shared/delivery';
@@ -16,7 +17,7 @@ import { sendAndWait } from './shared/sendAndWait/wait';
  * output item per input item, in input order, each with pairedItem.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as string;
+	const resource = resourceOf(this.getNodeParameter('resource', 0) as string);
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = operationFor(resource, operationName);
 	if (!operation) {
@@ -30,7 +31,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		toolResultForError(error, this.getNode().parameters),
 	);
 
-	if (operationName === SEND_AND_WAIT_OPERATION) return await sendAndWait.call(this, operation, outcomes);
+	if (operationName === SEND_AND_WAIT_OPERATION) return await sendAndWait.call(this, resource, operation, outcomes);
 
 	const ready: Ready[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

@@ -6,6 +6,7 @@ import { parseOrThrow } from '../../helpers/validation';
 import { SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
+import { HUMAN_REVIEW_RESOURCE, shownFor } from '../node.type';
 import { readPhoneNumberFormat } from '../shared/options';
 import { SMS_RECIPIENT_DESCRIPTION } from '../shared/phoneText';
 import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
@@ -20,15 +21,25 @@ export const option: OperationOption = { name: 'Send and Wait for Response', val
 
 const [phoneNumberField, messageField] = smsFields(NAMES, SMS_LABELS, SMS_RECIPIENT_DESCRIPTION);
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['sms'], operation: [SEND_AND_WAIT_OPERATION] } },
-	[
+/** In the human-review tool only, for the person building the workflow: what the reviewer gets, and what each answer does. */
+const humanReviewNotice: INodeProperties = {
+	displayName:
+		'When the agent calls the tool connected to this node, the reviewer gets the Message above by SMS at the Phone Number below, with a link to an answer page. Approve lets the tool run; Decline tells the agent the person rejected the call.',
+	name: 'humanReviewNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { resource: [HUMAN_REVIEW_RESOURCE], operation: [SEND_AND_WAIT_OPERATION] } },
+};
+
+export const description: INodeProperties[] = [
+	humanReviewNotice,
+	...updateDisplayOptions({ show: { resource: shownFor('sms'), operation: [SEND_AND_WAIT_OPERATION] } }, [
 		phoneNumberField,
 		{ ...messageField, typeOptions: { rows: MESSAGE_ROWS }, description: 'Text of the SMS. The answer link is added on its own line below it, and the answer page shows this text too.' },
 		...responseFields,
 		sendAndWaitOptions(),
-	],
-);
+	]),
+];
 
 /** The SMS: the message, then the answer link on its own line (validated as any SMS). */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {

@@ -1,4 +1,5 @@
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+import { HUMAN_REVIEW_RESOURCE, resourceOf } from '../../../../nodes/MultiChannelNotification/actions/node.type';
 import { operationFor, operationProperties, registry } from '../../../../nodes/MultiChannelNotification/actions/registry';
 
 describe('operation registry', () => {
@@ -14,16 +15,33 @@ describe('operation registry', () => {
 	});
 
 	test('every operation the editor offers has an implementation, and nothing else does', () => {
+		const resourceField = node.description.properties.find((property) => property.name === 'resource');
+		const resources = (resourceField?.options ?? []).map((option) => ('value' in option ? option.value : ''));
 		const offered = node.description.properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) =>
-				(property.options ?? []).map((option) => `${property.displayOptions?.show?.resource?.[0]}.${'value' in option ? option.value : ''}`),
+				(property.displayOptions?.show?.resource ?? [])
+					.filter((resource) => resources.includes(resource as string))
+					.flatMap((resource) => (property.options ?? []).map((option) => `${String(resource)}.${'value' in option ? option.value : ''}`)),
 			)
 			.sort();
 		const implemented = Object.entries(registry)
 			.flatMap(([resource, operations]) => Object.keys(operations).map((operation) => `${resource}.${operation}`))
 			.sort();
 		expect(offered).toEqual(implemented);
+	});
+
+	test("the human-review tool's Resource: the one n8n fixes, never offered by the Resource field, an SMS at run time", () => {
+		// n8n (tool-generation/hitl-tools, 2.8 and 2.41) fixes the tool's Resource to the first value
+		// of the first Operation field that offers Send and Wait.
+		const first = node.description.properties.find(
+			(property) => property.name === 'operation' && (property.options ?? []).some((option) => 'value' in option && option.value === 'sendAndWait'),
+		);
+		expect(first?.displayOptions?.show?.resource?.[0]).toBe(HUMAN_REVIEW_RESOURCE);
+		const resourceField = node.description.properties.find((property) => property.name === 'resource');
+		expect((resourceField?.options ?? []).map((option) => ('value' in option ? option.value : ''))).not.toContain(HUMAN_REVIEW_RESOURCE);
+		expect(operationFor(resourceOf(HUMAN_REVIEW_RESOURCE), 'sendAndWait')).toBe(registry.sms.sendAndWait);
+		expect(resourceOf('chatMessage')).toBe('chatMessage');
 	});
 
 	test('lookups of unknown or inherited names find nothing', () => {

@@ -9,6 +9,7 @@ import type { INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+import { HUMAN_REVIEW_RESOURCE } from '../../../../nodes/MultiChannelNotification/actions/node.type';
 import { NODE_NAME, NODE_TYPE, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
@@ -47,6 +48,10 @@ test('on n8n 2.41: the signed link itself', () => {
 test('a recipient set by expression is shown as the expression, without its "=", escaped for HTML', () => {
 	expect(tooltip({ ...sms, phoneNumber: '={{ $json.phone }}' })).toContain('an SMS to <code>{{ $json.phone }}</code>.');
 	expect(tooltip({ ...sms, phoneNumber: '<b>0812</b> & co' })).toContain('<code>&lt;b&gt;0812&lt;/b&gt; &amp; co</code>');
+});
+
+test("the human-review tool's Resource: an SMS to the reviewer's number", () => {
+	expect(tooltip({ ...sms, resource: HUMAN_REVIEW_RESOURCE })).toContain('Waiting for the answer to an SMS to <code>0812 3456 7890</code>.');
 });
 
 test('chat and chat with SMS failover name their numbers', () => {

@@ -1,5 +1,7 @@
 import type { NodeHint } from 'n8n-workflow';
 
+import { shownFor } from '../../node.type';
+
 /**
  * What n8n's editor shows around a Send and Wait run: the tooltip while the execution waits, and
  * the output hint once the answer is in. Editor texts only; no credential is ever part of them.
@@ -19,8 +21,11 @@ const raw = (name: string) =>
 	`String($rawParameter["${name}"] || "").replace(/^=/, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")`;
 const code = (name: string) => `"<code>" + ${raw(name)} + "</code>"`;
 
+/** Resource SMS, or the human-review tool's (an SMS too). */
+const isSms = shownFor('sms').map((value) => `$parameter["resource"] === ${JSON.stringify(value)}`).join(' || ');
+
 const WHERE = [
-	`($parameter["resource"] === "sms" ? "an SMS to " + ${code('phoneNumber')}`,
+	`(${isSms} ? "an SMS to " + ${code('phoneNumber')}`,
 	`: $parameter["resource"] === "combined" ? "a chat message to " + ${code('to')} + ", with SMS failover to " + ${code('smsPhoneNumber')}`,
 	`: "a chat message to " + ${code('to')})`,
 ].join(' ');

@@ -49,12 +49,13 @@ export function readWait(context: IExecuteFunctions, itemIndex: number, now = Da
 
 /**
  * Send and Wait for Response, as n8n's own nodes do it: one message for the execution (from the
- * first item), then the execution waits for the answer that comes through the node's webhook
+ * first item; `resource` as the router read it), then the execution waits for the answer that comes through the node's webhook
  * (webhook.ts). Nothing waits unless the message was sent: an invalid item, a Dry Run or a failed
  * send ends here like any other send, with nothing waiting.
  */
 export async function sendAndWait(
 	this: IExecuteFunctions,
+	resource: string,
 	operation: SendOperation,
 	outcomes: Outcomes,
 ): Promise<INodeExecutionData[][]> {
@@ -73,7 +74,7 @@ export async function sendAndWait(
 	const sent = outcomes.sentItem(itemIndex);
 	if (sent === undefined) return outcomes.finish();
 	// Who was asked and by which message, for the answer's output (question.ts).
-	rememberQuestion(this, questionOf(String(this.getNodeParameter('resource', itemIndex)), sent));
+	rememberQuestion(this, questionOf(resource, sent));
 	// n8n 2.8–2.13 check the link's signature only when asked to; 2.14 and newer always do.
 	if (typeof this.setSignatureValidationRequired === 'function') this.setSignatureValidationRequired();
 	// Newer n8n (2.41) hands a waiting task's resumeUrl to the editor's waiting tooltip (editor.ts).

@@ -9,6 +9,7 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { WebhookContext } from 'n8n-core';
 
 import { MultiChannelNotification } from '../../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+import { HUMAN_REVIEW_RESOURCE } from '../../../../../nodes/MultiChannelNotification/actions/node.type';
 import { recallQuestion } from '../../../../../nodes/MultiChannelNotification/actions/shared/sendAndWait/question';
 import { answerWebhooks } from '../../../../../nodes/MultiChannelNotification/actions/shared/sendAndWait/webhook';
 import { NODE_NAME, runNode } from '../../../../helpers/engine';
@@ -73,6 +74,12 @@ test('SMS: the number as sent (a local 0812… normalised), the SMS id and reque
 		data: { approved: true },
 		question: { channel: 'sms', recipient: '+6281234567890', messageId: String(id), requestId: String(request_id) },
 	});
+});
+
+test("the human-review tool's Resource is an SMS: the reviewer's number as sent", async () => {
+	const json = await askAndApprove({ resource: HUMAN_REVIEW_RESOURCE, operation: 'sendAndWait', phoneNumber: '0813 1111 2222', message: 'Approve?', options: {} });
+
+	expect(json.question).toEqual(expect.objectContaining({ channel: 'sms', recipient: '+6281311112222' }));
 });
 
 test('Chat template: To as sent and the message id', async () => {
