@@ -234,10 +234,21 @@ export const responseFields: INodeProperties[] = [
 		description: `The form's elements as a JSON list. Each element takes ${JSON_FORM_KEYS.join(', ')}; fieldType is one of ${FORM_FIELD_TYPES.join(', ')} (default text), a choice element lists its choices as fieldOptions.values[].option, a file element takes multipleFiles (default true) and acceptFileTypes, an html element its html and an optional elementName, and a hiddenField has a fieldName and a fieldValue instead of a label.`,
 	},
 	{
+		displayName: `Without Approval Options the answer page offers ${DEFAULT_APPROVE_LABEL} and ${DEFAULT_DECLINE_LABEL}. Add them to change the labels or to offer Approve Only.`,
+		name: 'approvalButtonsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { responseType: ['approval'] } },
+	},
+	{
 		displayName: 'Approval Options',
 		name: 'approvalOptions',
 		type: 'fixedCollection',
 		placeholder: 'Add option',
+		// Empty, as n8n's own: n8n-workflow (1.x to 2.41) fails to load a workflow that lacks a
+		// single-value fixed collection whose default holds a value. Without it the page offers
+		// Approve and Decline (webhook.ts), unlike n8n's own nodes (Approve only): a person asked to
+		// approve, in a human-review step above all, can also say no.
 		default: {},
 		displayOptions: { show: { responseType: ['approval'] } },
 		options: [
@@ -249,7 +260,7 @@ export const responseFields: INodeProperties[] = [
 						displayName: 'Type of Approval',
 						name: 'approvalType',
 						type: 'options',
-						default: 'single',
+						default: 'double',
 						options: [
 							{ name: 'Approve Only', value: 'single' },
 							{ name: 'Approve and Disapprove', value: 'double' },

@@ -55,7 +55,8 @@ function setupOf(context: IWebhookFunctions): Setup {
 	const choices: Choice[] = [
 		{ field: 'approved', answer: 'true', label: label(approval.approveLabel, DEFAULT_APPROVE_LABEL), primary: true },
 	];
-	if (approval.approvalType === 'double') {
+	// Approve and Decline unless Approve only is chosen (fields.ts: also without Approval Options).
+	if (approval.approvalType !== 'single') {
 		choices.push({ field: 'approved', answer: 'false', label: label(approval.disapproveLabel, DEFAULT_DECLINE_LABEL), primary: false });
 	}
 	return { body: { kind: 'question', message, choices }, css: '' };

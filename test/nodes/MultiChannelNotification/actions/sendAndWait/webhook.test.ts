@@ -4,6 +4,7 @@
  * here the webhook functions n8n hands the node are stood in for: request, response, parameters.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 
@@ -85,6 +86,19 @@ describe('GET: the page, never an answer', () => {
 		expect(headers['Cache-Control']).toBe('no-store');
 	});
 
+	test.each([
+		['a new node (no Approval Options)', {}],
+		['Approval Options just added', { approvalOptions: { values: {} } }],
+	])('%s: Approve and Decline, as n8n resolves the parameters', async (_name, set) => {
+		const all = { resource: 'sms', operation: 'sendAndWait', phoneNumber: '+6281234567890', message: 'Approve the refund?', ...set };
+		const parameters = NodeHelpers.getNodeParameters(node.description.properties, all, true, false, null, node.description) as IDataObject;
+		const { html } = await call({ method: 'GET', parameters });
+
+		expect(html.match(/<form method="post">/g)).toHaveLength(2);
+		expect(html).toContain('>✓ Approve</button>');
+		expect(html).toContain('>✗ Decline</button>');
+	});
+
 	test('workflow text is escaped: no markup or script gets onto the page', async () => {
 		const { html } = await call({
 			method: 'GET',
@@ -143,7 +157,7 @@ describe('POST: records the answer, in the shape of n8n’s own send-and-wait no
 
 	test.each([
 		['no choice', FORM, {}, {}, 400],
-		['decline where only Approve is offered', FORM, { approved: 'false' }, {}, 400],
+		['decline where only Approve is offered', FORM, { approved: 'false' }, { approvalOptions: { values: { approvalType: 'single' } } }, 400],
 		['an unknown choice', FORM, { approved: 'maybe' }, double, 400],
 		['a JSON body', 'application/json', { approved: 'true' }, {}, 415],
 		['no content type', undefined, { approved: 'true' }, {}, 415],
