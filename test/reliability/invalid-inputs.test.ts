@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import type { INodeExecutionData, INodeParameters, IPairedItemData } from 'n8n-workflow';
 
 import { runNode } from '../helpers/engine';
-import type { CombinedValues, MediaValues, SmsValues, TemplateValues } from '../helpers/inputArbitraries';
+import type { CombinedValues, MediaValues, SmsValues, TemplateValues } from '../helpers/validInputs';
 import {
 	badCaption,
 	badComponentsJson,
@@ -26,6 +26,9 @@ import {
 	badQuickReplies,
 	badRequiredText,
 	badUrlButton,
+	wrongCountry,
+} from '../helpers/invalidInputs';
+import {
 	combinedTree,
 	combinedValues,
 	componentsOf,
@@ -36,8 +39,7 @@ import {
 	templateJsonTree,
 	templateTree,
 	templateValues,
-	wrongCountry,
-} from '../helpers/inputArbitraries';
+} from '../helpers/validInputs';
 import { batchCases, hasValidFallback, MISSING, PerItem, toWorkflowInput } from '../helpers/perItem';
 import { fuzzSeed, recordFigures } from '../helpers/reliabilityFigures';
 import type { SendKind } from '../fixtures/sends';

@@ -15,7 +15,7 @@ import type { IPairedItemData } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../sandbox/server';
 import { runNode } from '../helpers/engine';
-import { validTreeArbitrary } from '../helpers/inputArbitraries';
+import { validTreeArbitrary } from '../helpers/validInputs';
 import { batchCases, resolve } from '../helpers/perItem';
 import { fuzzSeed, recordFigures } from '../helpers/reliabilityFigures';
 import type { SendKind } from '../fixtures/sends';
