@@ -7,7 +7,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH, isJsonObject } from './validate';
+import { isJsonObject } from './fieldChecks';
+import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from './validate';
 
 export type PlannedAnswer = 'approve' | 'decline' | { text: string };
 

@@ -17,7 +17,8 @@
  * another client of the same key spent it: that request is refused whatever the client's speed.
  * A test that needs refusals uses it, since a slow enough client never reaches any rate.
  */
-import { isJsonObject } from './validate';
+import type { Outcome } from './http';
+import { isJsonObject } from './fieldChecks';
 
 export type RetryAfterStyle = 'seconds' | 'date' | 'none';
 export type LimiterShape = 'fixedWindow' | 'tokenBucket' | 'slidingWindow';
@@ -79,62 +80,71 @@ export interface Limiter {
 
 export function createLimiter(shape: LimiterShape = 'fixedWindow'): Limiter {
 	switch (shape) {
-		case 'fixedWindow': {
-			let windowStart = -Infinity;
-			let admitted = 0;
-			return {
-				shape,
-				admit(now, { perSecond, spentAtStart }) {
-					const window = Math.floor(now / 1000) * 1000;
-					if (window !== windowStart) {
-						admitted = windowStart === -Infinity && spentAtStart === true ? perSecond : 0;
-						windowStart = window;
-					}
-					if (admitted < perSecond) {
-						admitted++;
-						return undefined;
-					}
-					return window + 1000 - now;
-				},
-			};
-		}
-		case 'tokenBucket': {
-			let tokens = Infinity;
-			let last = -Infinity;
-			return {
-				shape,
-				admit(now, { perSecond, burst, spentAtStart }) {
-					const size = burst ?? Math.max(1, Math.floor(perSecond / 10));
-					const full = spentAtStart === true ? 0 : size;
-					tokens = last === -Infinity ? full : Math.min(size, tokens + ((now - last) * perSecond) / 1000);
-					last = now;
-					if (tokens >= 1) {
-						tokens--;
-						return undefined;
-					}
-					return Math.ceil(((1 - tokens) * 1000) / perSecond);
-				},
-			};
-		}
-		case 'slidingWindow': {
-			// Arrival times of the admitted requests of the last second, oldest first.
-			const admitted: number[] = [];
-			let first = true;
-			return {
-				shape,
-				admit(now, { perSecond, spentAtStart }) {
-					if (first && spentAtStart === true) admitted.push(...Array.from({ length: perSecond }, () => now));
-					first = false;
-					while (admitted.length > 0 && admitted[0] <= now - 1000) admitted.shift();
-					if (admitted.length < perSecond) {
-						admitted.push(now);
-						return undefined;
-					}
-					return admitted[0] + 1000 - now;
-				},
-			};
-		}
+		case 'fixedWindow':
+			return fixedWindow();
+		case 'tokenBucket':
+			return tokenBucket();
+		case 'slidingWindow':
+			return slidingWindow();
 	}
+}
+
+function fixedWindow(): Limiter {
+	let windowStart = -Infinity;
+	let admitted = 0;
+	return {
+		shape: 'fixedWindow',
+		admit(now, { perSecond, spentAtStart }) {
+			const window = Math.floor(now / 1000) * 1000;
+			if (window !== windowStart) {
+				admitted = windowStart === -Infinity && spentAtStart === true ? perSecond : 0;
+				windowStart = window;
+			}
+			if (admitted < perSecond) {
+				admitted++;
+				return undefined;
+			}
+			return window + 1000 - now;
+		},
+	};
+}
+
+function tokenBucket(): Limiter {
+	let tokens = Infinity;
+	let last = -Infinity;
+	return {
+		shape: 'tokenBucket',
+		admit(now, { perSecond, burst, spentAtStart }) {
+			const size = burst ?? Math.max(1, Math.floor(perSecond / 10));
+			const full = spentAtStart === true ? 0 : size;
+			tokens = last === -Infinity ? full : Math.min(size, tokens + ((now - last) * perSecond) / 1000);
+			last = now;
+			if (tokens >= 1) {
+				tokens--;
+				return undefined;
+			}
+			return Math.ceil(((1 - tokens) * 1000) / perSecond);
+		},
+	};
+}
+
+function slidingWindow(): Limiter {
+	// Arrival times of the admitted requests of the last second, oldest first.
+	const admitted: number[] = [];
+	let first = true;
+	return {
+		shape: 'slidingWindow',
+		admit(now, { perSecond, spentAtStart }) {
+			if (first && spentAtStart === true) admitted.push(...Array.from({ length: perSecond }, () => now));
+			first = false;
+			while (admitted.length > 0 && admitted[0] <= now - 1000) admitted.shift();
+			if (admitted.length < perSecond) {
+				admitted.push(now);
+				return undefined;
+			}
+			return admitted[0] + 1000 - now;
+		},
+	};
 }
 
 /** The Retry-After header for a refusal `waitMs` before a request would be admitted, if the style sends one. */
@@ -142,4 +152,46 @@ export function retryAfterHeader(style: RetryAfterStyle, now: number, waitMs: nu
 	if (style === 'seconds') return String(Math.max(1, Math.ceil(waitMs / 1000)));
 	if (style === 'date') return new Date(Math.ceil((now + waitMs) / 1000) * 1000).toUTCString();
 	return undefined;
+}
+
+/** The rate limit in force and its limiter: what answers a request beyond it with HTTP 429. */
+export class RateLimitGate {
+	private limit: RateLimit | undefined;
+	private limiter: Limiter | undefined;
+
+	current(): RateLimit | undefined {
+		return this.limit;
+	}
+
+	/** Sets, changes (in the current window) or, with undefined, removes the limit; throws on a malformed one. */
+	set(limit: RateLimit | undefined): void {
+		if (limit !== undefined) {
+			const error = checkRateLimit(limit);
+			if (error) throw new Error(`setRateLimit: ${error}`);
+		}
+		this.limit = limit === undefined ? undefined : { ...limit };
+		// A new shape starts afresh; the same shape keeps counting, so a change takes effect in the current window.
+		if (this.limit === undefined) this.limiter = undefined;
+		else if (this.limiter?.shape !== (this.limit.shape ?? 'fixedWindow')) this.limiter = createLimiter(this.limit.shape);
+	}
+
+	/** Sets `limit` with a limiter that has counted nothing yet. */
+	restart(limit: RateLimit | undefined): void {
+		this.limiter = undefined;
+		this.set(limit);
+	}
+
+	/** The 429 for a request arriving at `now` beyond the limit, or undefined when it is admitted (and counted). */
+	refusal(now: number): Outcome | undefined {
+		if (this.limit === undefined || this.limiter === undefined) return undefined;
+		const waitMs = this.limiter.admit(now, this.limit);
+		if (waitMs === undefined) return undefined;
+		const retryAfter = retryAfterHeader(this.limit.retryAfter ?? 'seconds', now, waitMs);
+		return {
+			kind: 'json',
+			status: 429,
+			body: { message: `Too many requests: at most ${this.limit.perSecond} per second` },
+			headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+		};
+	}
 }
