@@ -3,84 +3,16 @@
  * server that plays n8n's waiting webhook (GET: the page with the form; POST: records the form),
  * it must fetch the link as a link preview would, then post the planned answer to the same URL.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { createServer } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-
 import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH, startSandbox } from '../../sandbox/server';
 import type { AnswerPlan, AnswerRecord, Sandbox } from '../../sandbox/server';
-import type { TlsMaterial } from '../../sandbox/tls';
 import { loadRunTls } from '../../sandbox/tls';
 import { useSandbox } from '../helpers/sandbox';
+import { controlRequest as control } from './client';
+import type { Json } from './client';
+import type { FakeN8n } from './fakeN8n';
+import { RECORDED, startFakeN8n } from './fakeN8n';
 
-type Json = Record<string, unknown>;
-
-const PAGE = '<!DOCTYPE html>\n<html><body><p>Ship order 42?</p><form method="post"><button name="approved" value="true">Approve</button></form></body></html>';
-const RECORDED = '<!DOCTYPE html>\n<html><body><p>Your answer was recorded.</p></body></html>';
 const SETTLE_DEADLINE_MS = 15_000;
-
-interface Hit {
-	method: string;
-	url: string;
-	headers: IncomingHttpHeaders;
-	body: string;
-	/** performance.now() when the request arrived. */
-	at: number;
-}
-
-interface FakeN8n {
-	origin: string;
-	hits: Hit[];
-	/**
-	 * Statuses to answer the next POSTs with, in order, before recording one: n8n answers 409 while
-	 * the execution still runs, and 500 while a manual run is not yet stored as waiting.
-	 */
-	refusals: number[];
-	/** Same path and query as n8n's waiting webhook for `executionId`, on this server. */
-	link(executionId: string): string;
-	close(): Promise<void>;
-}
-
-/** n8n's waiting webhook, reduced to what the person sees: a page on GET, a recorded answer on POST. */
-async function startFakeN8n(tls?: TlsMaterial): Promise<FakeN8n> {
-	const hits: Hit[] = [];
-	const fake = { refusals: [] as number[] };
-	const handle = (req: IncomingMessage, res: ServerResponse): void => {
-		const at = performance.now();
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at });
-			const refusal = req.method === 'POST' ? fake.refusals.shift() : undefined;
-			if (refusal !== undefined) {
-				res.writeHead(refusal, { 'content-type': 'application/json' }).end('{"message":"not waiting yet"}');
-				return;
-			}
-			res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(req.method === 'POST' ? RECORDED : PAGE);
-		});
-	};
-	const server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, handle) : createServer(handle);
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const origin = `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	return {
-		origin,
-		hits,
-		get refusals() {
-			return fake.refusals;
-		},
-		set refusals(statuses: number[]) {
-			fake.refusals = statuses;
-		},
-		link: (executionId) => `${origin}/webhook-waiting/${executionId}/node-7f3a?signature=c2lnbmVk.token`,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				// The sandbox's fetch keeps its connection alive; this server's end closes it.
-				server.closeAllConnections();
-			}),
-	};
-}
 
 function sms(message: string, phoneNumber = '+6281234567890'): Json {
 	return { phone_number: phoneNumber, message };
@@ -107,14 +39,6 @@ async function deliver(target: Sandbox, apiPath: string, body: Json): Promise<nu
 	});
 	await response.text();
 	return response.status;
-}
-
-async function control(target: Sandbox, name: string, method = 'GET', payload?: unknown): Promise<{ status: number; body: Json }> {
-	const response = await fetch(`${target.url}/__sandbox/${name}`, {
-		method,
-		body: payload === undefined ? undefined : JSON.stringify(payload),
-	});
-	return { status: response.status, body: (await response.json()) as Json };
 }
 
 async function settled(target: Sandbox): Promise<AnswerRecord[]> {
