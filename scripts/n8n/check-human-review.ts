@@ -6,8 +6,8 @@
  * How n8n wires it (read from its installed code, 2.8.4 and 2.41.1):
  *   - n8n makes `<node>HitlTool` of every node type with a `sendAndWait` operation and webhooks
  *     (`n8n/dist/tool-generation/hitl-tools.js`): input "Tool" (ai_tool), output "Human review"
- *     (ai_tool, to an AI Agent), resource/operation/responseType fixed (sms, sendAndWait,
- *     approval), an injected `message` field that may read `$tool.name` and `$tool.parameters`.
+ *     (ai_tool, to an AI Agent), resource/operation/responseType fixed (smsReview, which the node
+ *     reads as SMS; sendAndWait; approval), an injected `message` field that may read `$tool.name` and `$tool.parameters`.
  *   - A tool connected to the HitlTool node is gated: the agent offers the model the gated tool
  *     under its own name, with arguments `{ toolParameters, hitlParameters }`
  *     (n8n-core `get-input-connection-data.js`, `createHitlToolkit`). The model's call becomes an
@@ -24,19 +24,24 @@
  * The workflow: Manual Trigger → AI Agent (3.1) with an OpenAI Chat Model whose Base URL is the
  * scripted stand-in (lib/openaiStandIn.ts); tool "Send SMS" (this package's node as a tool: an SMS
  * to the customer) → "Human review" (this package's HitlTool: an SMS to the reviewer) → AI Agent.
- *   (a) n8n offers the HitlTool type, sending an SMS, and the model sees the gated tool's
+ *   (a) n8n offers the HitlTool type, sending an SMS, whose panel speaks to the person building
+ *       the workflow (no model-facing Tool Description), and the model sees the gated tool's
  *       arguments wrapped in toolParameters / hitlParameters;
  *   (b) approval: the model's tool call sends the reviewer an SMS quoting the call, with the
  *       answer link, and the execution waits with nothing sent to the customer and no run of the
  *       gated tool; the person (the sandbox's answering code) fetches the link as a preview, then
  *       approves; the gated tool runs, its SMS reaches the customer exactly as the model asked,
  *       the model reads the service's answer and the run succeeds;
- *   (c) decline, the same up to the answer: the gated tool does not run, the customer gets
+ *   (c) decline, the same up to the answer (no Approval Options set: the page offers Approve and
+ *       Decline by default): the gated tool does not run, the customer gets
  *       nothing, the model is told the person rejected the call, the run succeeds.
  *
  *   npx tsx scripts/n8n/check-human-review.ts     (after `npm run build`; N8N_VERSION=2.41.1 for the newest 2.x)
  */
 import { isDeepStrictEqual } from 'node:util';
+
+import type { INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { findAnswerLink } from '../../sandbox/server';
 import type { Check, CheckContext } from './lib/check';
@@ -56,6 +61,8 @@ const AGENT = 'AI Agent';
 const GATED = 'Send SMS';
 const REVIEW = 'Human review';
 const REVIEWER = '+6281311112222';
+/** The Resource n8n fixes for the node's human-review tool (the node's HUMAN_REVIEW_RESOURCE, actions/node.type.ts): an SMS. */
+const HUMAN_REVIEW_RESOURCE = 'smsReview';
 const CUSTOMER = '+6281234567890';
 /** A deadline against a hung run, not a speed bound: n8n shares this machine with other work. */
 const RUN_DEADLINE_MS = 240_000;
@@ -73,17 +80,17 @@ const CALLS = { '[refund-approve]': gatedCall(APPROVED_TEXT), '[refund-decline]'
 /**
  * The gated workflow. The review node's parameters are what a user sets in its panel: the
  * reviewer's number, the question (quoting the call through `$tool.parameters`, so the person
- * approves what will really be sent) and both buttons; resource, operation and response type are
- * the HitlTool's own fixed defaults.
+ * approves what will really be sent) and, where given, the buttons' labels; resource, operation
+ * and response type are the HitlTool's own fixed defaults.
  */
-function gatedWorkflow(id: string, prompt: string): ExampleWorkflow {
+function gatedWorkflow(id: string, prompt: string, approvalOptions?: Record<string, unknown>): ExampleWorkflow {
 	const systemMessage = 'You tell customers about refunds by SMS. A person reviews every SMS before it goes out.';
 	const agent = { name: AGENT, type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, parameters: { promptType: 'define', text: prompt, options: { systemMessage } } };
 	const gated = toolNode(GATED, { resource: 'sms', operation: 'send', phoneNumber: editorFromAi('Phone_Number'), message: editorFromAi('Message'), options: {} });
 	const review = packageNode(REVIEW, {
 		phoneNumber: REVIEWER,
 		message: '=Send this SMS to {{ $tool.parameters.Phone_Number }}? "{{ $tool.parameters.Message }}"',
-		approvalOptions: { values: { approvalType: 'double', approveLabel: 'Send it', disapproveLabel: 'Do not send' } },
+		...(approvalOptions === undefined ? {} : { approvalOptions }),
 	});
 	return workflowFixture(
 		id,
@@ -98,7 +105,10 @@ function gatedWorkflow(id: string, prompt: string): ExampleWorkflow {
 	);
 }
 
-const APPROVE_WORKFLOW = gatedWorkflow('mcnHumanReview01', '[refund-approve] Tell the customer +6281234567890 that the refund for order 42 is on its way.');
+const APPROVE_WORKFLOW = gatedWorkflow('mcnHumanReview01', '[refund-approve] Tell the customer +6281234567890 that the refund for order 42 is on its way.', {
+	values: { approvalType: 'double', approveLabel: 'Send it', disapproveLabel: 'Do not send' },
+});
+/** Without Approval Options: the page offers Approve and Decline, so the decline is taken. */
 const DECLINE_WORKFLOW = gatedWorkflow('mcnHumanReview02', '[refund-decline] Tell the customer +6281234567890 that the refund for order 43 is on its way.');
 
 type StandIn = Awaited<ReturnType<typeof useStandIn>>['standIn'];
@@ -117,7 +127,14 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext, standI
 	}
 	expect(hitl !== undefined, `n8n offers the human-review tool ${HITL_TYPE}`, ours);
 	const fixed = Object.fromEntries(['resource', 'operation', 'responseType'].map((name) => [name, hitl?.properties?.find((property) => property.name === name)?.default]));
-	expect(isDeepStrictEqual(fixed, { resource: 'sms', operation: 'sendAndWait', responseType: 'approval' }), 'it is fixed to SMS → Send and Wait for Response → Approval', fixed);
+	const fixedSaid = `it is fixed to the node's human-review Resource "${HUMAN_REVIEW_RESOURCE}" (an SMS) → Send and Wait for Response → Approval`;
+	expect(isDeepStrictEqual(fixed, { resource: HUMAN_REVIEW_RESOURCE, operation: 'sendAndWait', responseType: 'approval' }), fixedSaid, fixed);
+	// Its panel, as n8n-workflow's displayParameter reads the tool n8n made (the editor asks it the same).
+	const description = hitl as unknown as INodeTypeDescription;
+	const values = NodeHelpers.getNodeParameters(description.properties, {}, true, false, null, description) ?? {};
+	const shown = description.properties.filter((property) => property.type !== 'hidden' && NodeHelpers.displayParameter(values, property, null, description)).map(({ name }) => name);
+	const panelSaid = 'its panel: n8n’s Message, the notice for the person building the workflow, Phone Number, the buttons (Approve and Decline), Approval Options, Options; no model-facing Tool Description';
+	expect(isDeepStrictEqual(shown, ['message', 'humanReviewNotice', 'phoneNumber', 'approvalButtonsNotice', 'approvalOptions', 'options']), panelSaid, shown);
 
 	const smsTo = (from: number, phone: string) => requestsTo(sandbox, SMS_PATH, from).filter((request) => smsOf(request).phone_number === phone);
 
