@@ -76,9 +76,7 @@ async function main(): Promise<void> {
 	// Run standalone (not under scripts/with-tls.ts), it makes its own CA so a human can still use it.
 	const own: TlsFiles | undefined = plainHttp || runTlsFiles() ? undefined : makeTlsFiles();
 	const files = plainHttp ? undefined : (own ?? (runTlsFiles() as TlsFiles));
-	const removeOwn = () => {
-		if (own) removeTlsFiles(own);
-	};
+	const removeOwn = (): void => (own ? removeTlsFiles(own) : undefined);
 	try {
 		sandbox = await startSandbox({
 			...(files ? { tls: { key: readFileSync(files.key), cert: readFileSync(files.cert), ca: readFileSync(files.ca) } } : { plainHttp: true }),
@@ -99,13 +97,19 @@ async function main(): Promise<void> {
 		return;
 	}
 
-	process.stdout.write(
+	process.stdout.write(banner(sandbox, rateLimit, answerLinks, files, own !== undefined));
+	stopOnSignals(sandbox, removeOwn);
+}
+
+/** What the sandbox prints once it listens: where, with which key, CA and settings, and its control endpoints. */
+function banner(sandbox: Sandbox, rateLimit: RateLimit | undefined, answerLinks: AnswerPlan | undefined, files: TlsFiles | undefined, ownCa: boolean): string {
+	return (
 		`Sandbox listening on ${sandbox.url}\n` +
 			`API key: ${sandbox.apiKey}\n` +
 			(rateLimit ? `Rate limit: ${JSON.stringify(rateLimit)}\n` : '') +
 			(answerLinks ? `Answer links: ${JSON.stringify(answerLinks)}\n` : '') +
 			(files
-				? `CA certificate: ${files.ca}${own ? ' (made for this run, deleted when the sandbox stops)' : ''}\n` +
+				? `CA certificate: ${files.ca}${ownCa ? ' (made for this run, deleted when the sandbox stops)' : ''}\n` +
 					`  trust it with ${CA_ENV}=${files.ca} (Node, n8n) or curl --cacert ${files.ca}\n`
 				: 'Plain http: the API key crosses the network in clear. In n8n, turn on Allow Plain HTTP in the credential.\n') +
 			`Control (no auth): GET ${CONTROL_PREFIX}requests, GET ${CONTROL_PREFIX}stats, ` +
@@ -113,10 +117,12 @@ async function main(): Promise<void> {
 			`POST ${CONTROL_PREFIX}faults {Fault|Fault[]}, POST ${CONTROL_PREFIX}latency {"ms"}, ` +
 			`POST ${CONTROL_PREFIX}rate-limit {"perSecond","shape","burst","retryAfter"}, DELETE ${CONTROL_PREFIX}rate-limit, ` +
 				`POST ${CONTROL_PREFIX}answer-links {"answer","delayMs","preview"}, DELETE ${CONTROL_PREFIX}answer-links, ` +
-				`GET ${CONTROL_PREFIX}answers\n`,
+				`GET ${CONTROL_PREFIX}answers\n`
 	);
+}
 
-	const running = sandbox;
+/** Stops the sandbox, and removes a CA it made for itself, on a signal or when the npm above it is gone. */
+function stopOnSignals(running: Sandbox, removeOwn: () => void): void {
 	let stoppingSince: number | undefined;
 	const shutdown = (signal: NodeJS.Signals, why = `${signal} received`): void => {
 		if (stoppingSince !== undefined) {
