@@ -1,0 +1,102 @@
+/**
+ * The credential's checks word for word: each Base URL and API key problem as the user reads
+ * it, where a key's bad character is, and the Base URL as it is used (no trailing slashes, no
+ * doubled /v1). The engine tests (apiKey.test.ts, baseUrl.test.ts) show that such a credential
+ * sends nothing; these pin what it says and what it keeps.
+ */
+import { checkApiKey, checkBaseUrl, checkCredential } from '../../../../nodes/MultiChannelNotification/transport/connection';
+
+describe('checkApiKey', () => {
+	it.each([
+		['a line feed', 'abc\ndef', 'the API key contains a line break (character 4 of 7)'],
+		['a carriage return', 'abc\rdef', 'the API key contains a line break (character 4 of 7)'],
+		['an inner space', 'ab cd', 'the API key contains a space or tab inside it (character 3 of 5)'],
+		['a tab', 'ab\tcd', 'the API key contains a space or tab inside it (character 3 of 5)'],
+		['a NUL', 'a\u0000', 'the API key contains a control character (character 2 of 2)'],
+		['the last control character below space', 'a\u001f', 'the API key contains a control character (character 2 of 2)'],
+		['DEL', '\u007fa', 'the API key contains a control character (character 1 of 2)'],
+		['a non-ASCII character', 'kéy', 'the API key contains a non-ASCII character (character 2 of 3); an HTTP header cannot carry it'],
+		['blank', '  \t ', 'the API key is empty'],
+		['not text', { key: 'x' }, 'the API key is empty'],
+	])('%s: %j', (_name, raw, problem) => {
+		expect(checkApiKey(raw)).toEqual({ problem });
+	});
+
+	it('keeps every printable ASCII character, space and ~ included at the edges of the range, trimmed outside', () => {
+		expect(checkApiKey('  !key~0123 ')).toEqual({ ok: '!key~0123' });
+		expect(checkApiKey(12345)).toEqual({ ok: '12345' });
+	});
+});
+
+describe('checkBaseUrl', () => {
+	it.each([
+		['blank', '   ', 'the Base URL is empty'],
+		['not text', 42, 'the Base URL is empty'],
+		['a space inside', 'https://notify example.com', 'the Base URL "https://notify example.com" contains a space or line break'],
+		[
+			'a user and password, never echoed',
+			'https://me:s3cret@notify.example.com',
+			'the Base URL "https://***@notify.example.com" must not contain a user name or password (user:password@): put the key in the API Key field',
+		],
+		[
+			'a user and password with a space, still not echoed',
+			'https://me:s3 cret@notify.example.com',
+			'the Base URL "https://***@notify.example.com" contains a space or line break',
+		],
+		['a query', 'https://notify.example.com/?v=1', 'the Base URL "https://notify.example.com/?v=1" must not contain a query (?…) or fragment (#…)'],
+		[
+			'no scheme',
+			'//notify.example.com',
+			'the Base URL "//notify.example.com" must start with https://, e.g. https://notify.example.com',
+		],
+		[
+			'a scheme further in',
+			'notify.example.com/https://x',
+			'the Base URL "notify.example.com/https://x" must start with https://, e.g. https://notify.example.com/https://x',
+		],
+		['another scheme', 'ftp://notify.example.com', 'the Base URL "ftp://notify.example.com" must use https://'],
+	])('%s', (_name, raw, problem) => {
+		expect(checkBaseUrl(raw)).toEqual({ problem });
+	});
+
+	it('names plain http as the other choice once Allow Plain HTTP is on', () => {
+		expect(checkBaseUrl('ftp://notify.example.com', { allowPlainHttp: true })).toEqual({
+			problem: 'the Base URL "ftp://notify.example.com" must use https:// (or http://)',
+		});
+		expect(checkBaseUrl('http://10.0.0.5:8080/', { allowPlainHttp: true })).toEqual({
+			ok: { baseUrl: 'http://10.0.0.5:8080', origin: 'http://10.0.0.5:8080' },
+		});
+	});
+
+	it.each([
+		['  https://notify.example.com  ', 'https://notify.example.com'],
+		['https://notify.example.com///', 'https://notify.example.com'],
+		['https://notify.example.com/v1', 'https://notify.example.com'],
+		['https://notify.example.com/api/v1//', 'https://notify.example.com/api'],
+		['https://notify.example.com/v1/api', 'https://notify.example.com/v1/api'],
+		['https://notify.example.com/v10', 'https://notify.example.com/v10'],
+		['https://notify.example.com/a//b/', 'https://notify.example.com/a//b'],
+	])('%s is used as %s', (raw, baseUrl) => {
+		expect(checkBaseUrl(raw)).toEqual({ ok: { baseUrl, origin: 'https://notify.example.com' } });
+	});
+});
+
+describe('checkCredential', () => {
+	const GOOD = { baseUrl: 'https://notify.example.com/', apiKey: ' key-123 ' };
+
+	it('the Base URL first, then the key; Ignore SSL Issues only when it is exactly on', () => {
+		expect(checkCredential({ baseUrl: '', apiKey: '' })).toEqual({ problem: 'the Base URL is empty' });
+		expect(checkCredential({ ...GOOD, apiKey: '' })).toEqual({ problem: 'the API key is empty' });
+		const ok = { baseUrl: 'https://notify.example.com', origin: 'https://notify.example.com', apiKey: 'key-123' };
+		expect(checkCredential(GOOD)).toEqual({ ok: { ...ok, ignoreSslIssues: false } });
+		expect(checkCredential({ ...GOOD, ignoreSslIssues: true })).toEqual({ ok: { ...ok, ignoreSslIssues: true } });
+		expect(checkCredential({ ...GOOD, ignoreSslIssues: 'true' })).toEqual({ ok: { ...ok, ignoreSslIssues: false } });
+	});
+
+	it('plain http only with Allow Plain HTTP exactly on', () => {
+		const plain = { ...GOOD, baseUrl: 'http://localhost:8080' };
+
+		expect(checkCredential({ ...plain, allowPlainHttp: 'true' })).toHaveProperty('problem');
+		expect(checkCredential({ ...plain, allowPlainHttp: true })).toHaveProperty('ok.origin', 'http://localhost:8080');
+	});
+});
