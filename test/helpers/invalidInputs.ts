@@ -2,7 +2,8 @@ import fc from 'fast-check';
 
 import { isE164 } from '../../sandbox/validate';
 import { MISSING } from './perItem';
-import { blank, componentsOf, digits, e164, httpsUrl, nonBlankText, nonZeroDigit, padding, templateValues } from './validInputs';
+import type { Params } from './validInputs';
+import { blank, componentsOf, digits, e164, httpsUrl, nonBlankText, nonZeroDigit, templateValues } from './validInputs';
 
 /**
  * fast-check generators of invalid values, grouped in categories, each named by the field the

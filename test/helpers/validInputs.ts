@@ -24,7 +24,7 @@ export const smsE164 = digits(5, 13).map((rest) => `+62${rest}`);
 /** Whitespace that String.prototype.trim removes, Unicode spaces included. */
 const TRIMMED_SPACE = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2003', '\u2028', '\u202f', '\u3000', '\ufeff'];
 export const blank = fc.string({ unit: fc.constantFrom(...TRIMMED_SPACE), minLength: 1, maxLength: 12 });
-export const padding = fc.constantFrom('', '', '', ' ', '  ', '\t', ' \u00a0');
+const padding = fc.constantFrom('', '', '', ' ', '  ', '\t', ' \u00a0');
 
 /** Text with something visible in it: ASCII, any Unicode code point, or emoji-rich graphemes. */
 export const nonBlankText = (maxLength = 160) =>
