@@ -14,17 +14,19 @@ export type Resource = keyof NodeMap;
 /**
  * The Resource of the node's human-review tool for AI agents, which sends an SMS. n8n builds that
  * tool (`…HitlTool`) with Resource fixed to the first value the first Operation field offering
- * Send and Wait shows for. The Resource field never offers this value, so that tool's panel can
- * speak to the person building the workflow and leave out the ordinary tool variant's
- * model-facing Tool Description; at run time it is SMS.
+ * Send and Wait shows for: the registry puts an Operation field of this value first. The
+ * Resource field never offers it (n8n's node creator sets a resource's first value, so it needs
+ * an Operation field of its own), so that tool's panel can speak to the person building the
+ * workflow and leave out the ordinary tool variant's model-facing Tool Description; at run time
+ * it is SMS.
  */
 export const HUMAN_REVIEW_RESOURCE = 'smsReview';
 
 /** The resource the node's Resource parameter names; the human-review tool's is SMS. */
 export const resourceOf = (value: string): string => (value === HUMAN_REVIEW_RESOURCE ? 'sms' : value);
 
-/** The Resource values a resource's fields show for: SMS's also for the human-review tool, first, as n8n reads it. */
-export const shownFor = (resource: Resource): string[] => (resource === 'sms' ? [HUMAN_REVIEW_RESOURCE, resource] : [resource]);
+/** The Resource values a resource's fields show for: SMS's also for the human-review tool. */
+export const shownFor = (resource: Resource): string[] => (resource === 'sms' ? [resource, HUMAN_REVIEW_RESOURCE] : [resource]);
 
 /** A validated request, ready to send. */
 export interface PreparedSend {
@@ -56,13 +58,13 @@ export interface OperationOption extends INodePropertyOptions {
 }
 
 /** A resource's Operation property, the first operation the default (n8n's lint wants a literal default first). */
-export function operationProperty(resource: Resource, options: OperationOption[]): INodeProperties {
+export function operationProperty(resource: Resource | typeof HUMAN_REVIEW_RESOURCE, options: OperationOption[]): INodeProperties {
 	const property: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: shownFor(resource) } },
+		displayOptions: { show: { resource: [resource] } },
 		options,
 		default: '',
 	};

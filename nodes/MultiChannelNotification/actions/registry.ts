@@ -6,16 +6,15 @@ import * as sendTemplate from './chatMessage/sendTemplate.operation';
 import * as combinedSendAndWait from './combined/sendAndWait.operation';
 import * as sendWithFailover from './combined/sendWithFailover.operation';
 import type { NodeMap, Resource, SendOperation } from './node.type';
-import { operationProperty } from './node.type';
+import { HUMAN_REVIEW_RESOURCE, operationProperty } from './node.type';
 import * as smsSendAndWait from './sms/sendAndWait.operation';
 import * as send from './sms/send.operation';
 
 /**
  * The typed operation registry: resource → operation → implementation. The router looks
  * operations up here, and the node's fields (each resource's Operation selector first) come from
- * the same modules, in this order. SMS comes first: n8n builds its human-review tool for AI
- * agents from the first resource that offers Send and Wait, and an SMS needs only a number and
- * the message the agent writes.
+ * the same modules, in this order, after the human-review tool's Operation field (an SMS: it
+ * needs only a number and the message the agent writes).
  */
 export const registry: { [R in Resource]: { [O in NodeMap[R]]: SendOperation } } = {
 	sms: { send, sendAndWait: smsSendAndWait },
@@ -30,10 +29,14 @@ export function operationFor(resource: string, operation: string): SendOperation
 	return Object.hasOwn(operations, operation) ? operations[operation] : undefined;
 }
 
-export const operationProperties: INodeProperties[] = Object.entries(registry).flatMap(([resource, byName]) => {
-	const operations: SendOperation[] = Object.values(byName);
-	return [
-		operationProperty(resource as Resource, operations.map(({ option }) => option)),
-		...operations.flatMap(({ description }) => description),
-	];
-});
+export const operationProperties: INodeProperties[] = [
+	// First: n8n fixes its human-review tool's Resource from the first Operation field offering Send and Wait (node.type.ts).
+	operationProperty(HUMAN_REVIEW_RESOURCE, [smsSendAndWait.option]),
+	...Object.entries(registry).flatMap(([resource, byName]) => {
+		const operations: SendOperation[] = Object.values(byName);
+		return [
+			operationProperty(resource as Resource, operations.map(({ option }) => option)),
+			...operations.flatMap(({ description }) => description),
+		];
+	}),
+];

@@ -7,7 +7,9 @@ describe('operation registry', () => {
 
 	test("the node subtitle names the chosen operation as each resource's Operation field does", () => {
 		const names: Record<string, string> = {};
-		for (const property of operationProperties.filter(({ name }) => name === 'operation')) {
+		// The human-review tool's Operation field repeats SMS's Send and Wait.
+		const offered = operationProperties.filter(({ name, displayOptions }) => name === 'operation' && !displayOptions?.show?.resource?.includes(HUMAN_REVIEW_RESOURCE));
+		for (const property of offered) {
 			for (const option of property.options ?? []) if ('value' in option) names[String(option.value)] = option.name;
 		}
 		expect(Object.keys(names)).toHaveLength(5);
