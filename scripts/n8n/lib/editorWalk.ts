@@ -120,6 +120,10 @@ const NODE_NAME = 'Multi-Channel Notification';
 /** Shown on the answer page and expected back in the node's output once the person answers. */
 const QUESTION = 'Refund order A-1042 (Rp 250.000)?';
 const FREE_TEXT_ANSWER = 'Yes, refund it to the card';
+/** The notice above Approval Options (fields.ts). */
+const BUTTONS_NOTICE = 'Without Approval Options the answer page offers ✓ Approve and ✗ Decline.';
+/** The start of the human-review tool's notice for the person building the workflow (sms/sendAndWait.operation.ts). */
+const REVIEW_NOTICE = 'the reviewer gets the Message above by SMS at the Phone Number below, with a link to an answer page';
 
 /** Opens a workflow with only a Manual Trigger and, from the trigger's "+", the node creator ("What happens next?"). */
 const creatorAfterTrigger = (editor: Editor, name: string) => async (): Promise<Tab> => {
@@ -175,12 +179,17 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		const typesSaid = 'Response Type offers Approval (the default), Free Text and Custom Form';
 		editor.expectEqual(responseType, { responseType: 'Approval', offered: ['Approval', 'Free Text', 'Custom Form'] }, typesSaid);
 
+		const buttons = tab.page.getByText(BUTTONS_NOTICE).first();
+		expect(await buttons.isVisible(), `above Approval Options the panel says "${BUTTONS_NOTICE}"`);
 		await tab.field('approvalOptions').getByTestId('fixed-collection-add').click();
-		const approval = { ...(await tab.values('approvalType', 'approveLabel')), disapproveLabelShown: await tab.field('disapproveLabel').isVisible() };
-		const approvalSaid = 'Approval Options → Add option: Type of Approval "Approve Only", Approve Button Label "✓ Approve", no Disapprove label';
-		editor.expectEqual(approval, { approvalType: 'Approve Only', approveLabel: '✓ Approve', disapproveLabelShown: false }, approvalSaid);
+		const approval = await tab.values('approvalType', 'approveLabel', 'disapproveLabel');
+		const approvalSaid = 'Approval Options → Add option: Type of Approval "Approve and Disapprove", Approve Button Label "✓ Approve", Disapprove Button Label "✗ Decline"';
+		editor.expectEqual(approval, { approvalType: 'Approve and Disapprove', approveLabel: '✓ Approve', disapproveLabel: '✗ Decline' }, approvalSaid);
+		await tab.select('approvalType', 'Approve Only');
+		await tab.field('disapproveLabel').waitFor({ state: 'hidden' });
+		expect(true, 'Approve Only hides Disapprove Button Label');
 		await tab.select('approvalType', 'Approve and Disapprove');
-		editor.expectEqual(await tab.values('disapproveLabel'), { disapproveLabel: '✗ Decline' }, 'Approve and Disapprove adds Disapprove Button Label "✗ Decline"');
+		editor.expectEqual(await tab.values('disapproveLabel'), { disapproveLabel: '✗ Decline' }, 'Approve and Disapprove brings Disapprove Button Label "✗ Decline" back');
 
 		const offered = ['Dry Run', 'Limit Wait Time', 'Phone Number Format', 'Timeout (Milliseconds)'];
 		const offeredSaid = 'Options → Add Option offers Dry Run, Limit Wait Time, Phone Number Format, Timeout (no pacing or Send Once options)';
@@ -296,6 +305,18 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		const wired = `"Add to workflow" wires ${tool} → ${NODE_NAME} → ${agent}; the panel starts with n8n's Message "${message}"`;
 		editor.expectEqual({ edges, message: (await canvas.field('message').textContent())?.trim() }, { edges: [1, 1], message }, wired);
 		const fixedByN8n = ['resource', 'operation', 'responseType', 'from', 'to', 'templateName', 'linkPlaceholder'];
-		await canvas.fields('the human-review tool (an SMS; n8n fixes Resource, Operation and Response Type)', ['message', 'phoneNumber', 'approvalOptions'], fixedByN8n);
+		const modelFacing = ['toolDescription'];
+		const panelSaid = 'the human-review tool (an SMS; n8n fixes Resource, Operation and Response Type), without the model-facing Tool Description';
+		await canvas.fields(panelSaid, ['message', 'phoneNumber', 'approvalOptions'], [...fixedByN8n, ...modelFacing]);
+		const notices = { review: await canvas.page.getByText(REVIEW_NOTICE).first().isVisible(), buttons: await canvas.page.getByText(BUTTONS_NOTICE).first().isVisible() };
+		const noticesSaid = `the panel says to the person building the workflow that ${REVIEW_NOTICE}, and that the page offers ✓ Approve and ✗ Decline`;
+		editor.expectEqual(notices, { review: true, buttons: true }, noticesSaid);
+		await canvas.field('approvalOptions').getByTestId('fixed-collection-add').click();
+		const approval = await canvas.values('approvalType', 'approveLabel', 'disapproveLabel');
+		const approvalSaid = 'its Approval Options → Add option: Approve and Disapprove, "✓ Approve" and "✗ Decline"';
+		editor.expectEqual(approval, { approvalType: 'Approve and Disapprove', approveLabel: '✓ Approve', disapproveLabel: '✗ Decline' }, approvalSaid);
+		await canvas.input('phoneNumber').fill('0813 1111 2222');
+		await canvas.page.evaluate('document.activeElement?.blur()');
+		await canvas.screenshot('human-review-panel.png', 'phoneNumber');
 	});
 }
