@@ -8,13 +8,23 @@
 //   list files with git, which Stryker's copy of the project does not have).
 // - no global set-up or teardown: Stryker calls jest again and again in one long-lived worker,
 //   and the per-run temporary folder those make (and remove) would be gone by the second call.
-//   Each test file still gets and removes its own n8n user folder (setup-env / setup-after-env).
+// - one n8n user folder per Stryker worker, inside Stryker's copy of the project (which Stryker
+//   removes when the run ends), instead of one in the temp folder per test file: a mutant run
+//   cut short (a failed test ends it at once; a timed-out mutant's worker is killed) skips the
+//   after-all hook that removes a test file's folder, and a run left thousands behind.
+const fs = require('fs');
 const path = require('path');
 
 const base = require('../../jest.config.js');
 
 const { globalSetup: _setup, globalTeardown: _teardown, ...rest } = base;
 const rootDir = path.resolve(__dirname, '../..');
+
+if (rootDir.split(path.sep).includes('.stryker-tmp')) {
+	// setup-env.js makes (and setup-after-env.js removes) a folder only when none is set.
+	process.env.N8N_USER_FOLDER = path.join(rootDir, `.n8n-user-${process.pid}`);
+	fs.mkdirSync(process.env.N8N_USER_FOLDER, { recursive: true });
+}
 
 /** @type {import('jest').Config} */
 module.exports = {
