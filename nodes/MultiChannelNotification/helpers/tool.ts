@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { extractFromAICalls } from 'n8n-workflow';
 
+import { SMS_ALLOWED_NUMBER } from '../schemas/common';
 import type { Delivery, Problem } from './errors';
 import { deliveryOf, problemsOf } from './errors';
 
@@ -13,6 +14,8 @@ import { deliveryOf, problemsOf } from './errors';
  */
 
 const PHONE_RULE = 'in E.164 format: leading +, country code, number, no spaces (e.g. +6281234567890)';
+
+const SMS_ONLY = `SMS only goes to ${SMS_ALLOWED_NUMBER}`;
 
 const TEMPLATE_RULES = [
 	'Template name: the exact name of an approved template. Language code: the template’s language ("id" unless told otherwise).',
@@ -36,7 +39,7 @@ const LINK_PLACEHOLDER_RULE =
 export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	'sms.send': [
 		'Sends one SMS through the Multi-Channel Notification Service.',
-		`Phone number: the recipient ${PHONE_RULE}. SMS only goes to Indonesian numbers (+62); any other country is refused.`,
+		`Phone number: the recipient ${PHONE_RULE}. ${SMS_ONLY}; any other country is refused.`,
 		'Message: the exact SMS text.',
 		OUTCOME_RULES,
 	].join(' '),
@@ -57,12 +60,12 @@ export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
 		'Sends one notification as a single request that carries both parts: a chat template message and an SMS; the service falls back from the chat message to the SMS by its failover order.',
 		'Both parts are required and checked before anything is sent.',
 		`Chat part: From and To ${PHONE_RULE}; an approved template name; the body component is required, its parameters fill {{1}}, {{2}}, … in order, one per placeholder; at most 3 quick replies at index 0–2; an optional URL button.`,
-		'SMS part: the phone number, also E.164 with leading +, Indonesian (+62) only, and the SMS text.',
+		`SMS part: the phone number, also E.164 with leading +, and the SMS text. ${SMS_ONLY}.`,
 		OUTCOME_RULES,
 	].join(' '),
 	'sms.sendAndWait': [
 		'Asks a person by SMS and waits for the answer: the SMS carries a link to an answer page. Use it to get approval or a reply before acting.',
-		`Phone number: the person ${PHONE_RULE}. SMS only goes to Indonesian numbers (+62).`,
+		`Phone number: the person ${PHONE_RULE}. ${SMS_ONLY}.`,
 		'Message: the question, clear on its own (the link is added below it, and the answer page shows it too).',
 		WAIT_RULES,
 		OUTCOME_RULES,
@@ -78,7 +81,7 @@ export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	'combined.sendAndWait': [
 		'Asks a person in a chat template with SMS failover, both carrying a link to an answer page, and waits for the answer.',
 		`Chat part: From and To ${PHONE_RULE}; an approved template; the body is always required, its parameters fill {{1}}, {{2}}, … in order. ${LINK_PLACEHOLDER_RULE}`,
-		'SMS part: the number (E.164, leading +, +62 only); the message is the question (the link goes below it).',
+		`SMS part: the number (E.164, leading +; only ${SMS_ALLOWED_NUMBER}); the message is the question (the link goes below it).`,
 		WAIT_RULES,
 		OUTCOME_RULES,
 	].join(' '),

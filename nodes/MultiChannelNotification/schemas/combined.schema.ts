@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 
 import type { FieldLabels } from './common';
-import { SMS_COUNTRY_RULE, smsPhoneNumberWith } from './common';
+import { SMS_ALLOWED_NUMBER, SMS_COUNTRY_RULE, smsPhoneNumberWith } from './common';
 import { smsFields } from './sms.schema';
 import { TEMPLATE_LABELS, templateChecks, templateFields, toTemplateMessage, withListLengths } from './template.schema';
 
@@ -18,7 +18,7 @@ export const COMBINED_LABELS = {
 } satisfies FieldLabels;
 
 // SMS Phone Number copies To unless the user sets it, so a refused number names where it came from.
-export const FAILOVER_SMS_COUNTRY_RULE = `${SMS_COUNTRY_RULE}. It is the To number unless you set another one: put a +62 number in SMS Phone Number`;
+export const FAILOVER_SMS_COUNTRY_RULE = `${SMS_COUNTRY_RULE}. It is the To number unless you set another one: put ${SMS_ALLOWED_NUMBER} in SMS Phone Number`;
 
 export const combinedSendSchema = z
 	.preprocess(

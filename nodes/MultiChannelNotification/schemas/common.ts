@@ -17,8 +17,12 @@ export const E164_RULE =
 
 /** Spec: Limits → Allowed country code for SMS is +62 only. */
 export const SMS_COUNTRY_PREFIX = '+62';
-export const SMS_COUNTRY_RULE =
-	'must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now)';
+/**
+ * The only numbers SMS goes to, in words. Every text that states the rule (field descriptions and
+ * hints, the AI tool's descriptions, the refusal) is built from this one.
+ */
+export const SMS_ALLOWED_NUMBER = `an Indonesian number starting with ${SMS_COUNTRY_PREFIX}`;
+export const SMS_COUNTRY_RULE = `must be ${SMS_ALLOWED_NUMBER} (SMS cannot be sent to other numbers for now)`;
 
 export const REQUIRED_RULE = 'is required and must not be empty';
 export const HTTPS_RULE = 'must be a full https:// link (e.g. https://example.com/photo.jpg)';

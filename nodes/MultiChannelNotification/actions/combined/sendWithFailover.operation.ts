@@ -18,7 +18,7 @@ const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'smsMessage' };
 const [smsPhoneNumberField, smsMessageField] = smsFields(
 	SMS_NAMES,
 	{ phoneNumber: LABELS.smsPhoneNumber, message: LABELS.smsMessage },
-	`Who gets the SMS. It copies To (the expression shown) unless you change it. ${SMS_INDONESIA_ONLY}, so when To is not one, put an Indonesian number here. ${LOCAL_NUMBERS_NOTE}.`,
+	`Who gets the SMS. It copies To (the expression shown) unless you change it. ${SMS_INDONESIA_ONLY}, so when To is not one, put one here. ${LOCAL_NUMBERS_NOTE}.`,
 );
 
 const fields: INodeProperties[] = [

@@ -4,14 +4,16 @@
  * Indonesian 0812… into +62812…, so the texts say so instead of suggesting only +62… works.
  */
 
+import { SMS_ALLOWED_NUMBER } from '../../schemas';
+
 /** Shown greyed in every empty phone field: both spellings the node accepts. */
 export const PHONE_PLACEHOLDER = 'e.g. 0812 3456 7890 or +6281234567890';
 
 /** The service's rule for SMS, as the SMS fields' descriptions state it. */
-export const SMS_INDONESIA_ONLY = 'SMS can only go to Indonesian numbers (+62) for now';
+export const SMS_INDONESIA_ONLY = `SMS can only go to ${SMS_ALLOWED_NUMBER} for now`;
 
 /** Below an SMS number field. */
-export const SMS_PHONE_HINT = 'Indonesian numbers only: 0812… or +62812… (a local 0812… is sent as +62812…)';
+export const SMS_PHONE_HINT = `Only ${SMS_ALLOWED_NUMBER}: 0812… or +62812… (a local 0812… is sent as +62812…)`;
 
 /** Below a chat number field (From, To): any country, and the local Indonesian form. */
 export const CHAT_PHONE_HINT = 'With the country code, e.g. +62812…; a local Indonesian 0812… is sent as +62812…';

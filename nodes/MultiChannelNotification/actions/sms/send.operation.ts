@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseOrThrow } from '../../helpers/validation';
-import { SMS_LABELS, smsSendSchema } from '../../schemas';
+import { SMS_ALLOWED_NUMBER, SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { optionsField, readPhoneNumberFormat } from '../shared/options';
@@ -13,7 +13,7 @@ import { nodeOf } from '../../helpers/errors';
 const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
 
 export const option: OperationOption = { name: 'Send SMS', value: 'send', action: 'Send an SMS',
-	description: 'Send an SMS to an Indonesian (+62) number' };
+	description: `Send an SMS to ${SMS_ALLOWED_NUMBER}` };
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['sms'], operation: ['send'] } },

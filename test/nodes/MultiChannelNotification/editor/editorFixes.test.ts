@@ -211,7 +211,7 @@ describe("n8n's error panel", () => {
 
 	test('a long title is cut at a word, never inside an aside left open', () => {
 		const cut = titleText(
-			'Item 0: SMS Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now)',
+			'Item 0: SMS Phone Number must be an Indonesian number starting with +62 (SMS cannot be sent to other numbers for now)',
 		);
 		expect(cut).toBe('Item 0: SMS Phone Number must be an Indonesian number starting with +62…');
 		expect(titleText('short')).toBe('short');
@@ -232,7 +232,7 @@ describe('Send with Failover: a To outside +62', () => {
 			},
 			credentials: credentialsFor(sandbox()),
 		});
-		expect(error?.description).toContain('It is the To number unless you set another one: put a +62 number in SMS Phone Number');
+		expect(error?.description).toContain('It is the To number unless you set another one: put an Indonesian number starting with +62 in SMS Phone Number');
 		expect(sandbox().requests).toHaveLength(0);
 	});
 });

@@ -51,7 +51,7 @@ describe('parseOrThrow', () => {
 		// The README's error titles: at most 80 characters.
 		expect(error.message.length).toBeLessThanOrEqual(80);
 		expect(error.description).toBe(
-			'• Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+14155552671"\nNothing was sent for this item.',
+			'• Phone Number must be an Indonesian number starting with +62 (SMS cannot be sent to other numbers for now) — got "+14155552671"\nNothing was sent for this item.',
 		);
 	});
 

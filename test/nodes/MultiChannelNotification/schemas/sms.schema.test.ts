@@ -40,7 +40,7 @@ describe('Phone Number: only +62 (Indonesia)', () => {
 			{
 				field: 'Phone Number',
 				path: ['phoneNumber'],
-				rule: 'must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now)',
+				rule: 'must be an Indonesian number starting with +62 (SMS cannot be sent to other numbers for now)',
 				value: JSON.stringify(phoneNumber),
 			},
 		]);

@@ -93,7 +93,7 @@ describe('Combined Notification → Send with Failover through the engine', () =
 		);
 		expect(error?.description).toBe(
 			[
-				'• SMS Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now). It is the To number unless you set another one: put a +62 number in SMS Phone Number — got "+6591234567"',
+				'• SMS Phone Number must be an Indonesian number starting with +62 (SMS cannot be sent to other numbers for now). It is the To number unless you set another one: put an Indonesian number starting with +62 in SMS Phone Number — got "+6591234567"',
 				'Nothing was sent for this item.',
 			].join('\n'),
 		);

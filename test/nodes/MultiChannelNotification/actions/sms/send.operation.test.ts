@@ -90,7 +90,7 @@ describe('SMS → Send through the engine', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error?.description).toBe(
-			'• Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+6591234567"\nNothing was sent for this item.',
+			'• Phone Number must be an Indonesian number starting with +62 (SMS cannot be sent to other numbers for now) — got "+6591234567"\nNothing was sent for this item.',
 		);
 	});
 
@@ -115,7 +115,7 @@ describe('SMS → Send through the engine', () => {
 
 		expectRefused(error, 'Item 0: 3 problems (Timeout (Milliseconds), Phone Number, Message)', [
 			'Timeout (Milliseconds) must be a number of milliseconds, at least 1 — got 0',
-			'Phone Number must be an Indonesian number starting with +62 (SMS can only be sent to Indonesian numbers for now) — got "+6591234567"',
+			'Phone Number must be an Indonesian number starting with +62 (SMS cannot be sent to other numbers for now) — got "+6591234567"',
 			'Message is required and must not be empty',
 		]);
 		expect(sandbox().requests).toHaveLength(0);
