@@ -3,7 +3,8 @@ import { z } from 'zod/v4';
 import type { FieldLabels } from './common';
 import { SMS_ALLOWED_NUMBER, SMS_COUNTRY_RULE, smsPhoneNumberWith } from './common';
 import { smsFields } from './sms.schema';
-import { TEMPLATE_LABELS, templateChecks, templateFields, toTemplateMessage, withListLengths } from './template.schema';
+import { TEMPLATE_LABELS, templateFields, toTemplateMessage, withListLengths } from './template.schema';
+import { templateChecks } from './templateChecks';
 
 /**
  * Combined notification with failover (spec: "Combined notification request"): the chat part is

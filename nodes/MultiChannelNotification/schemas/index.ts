@@ -1,6 +1,19 @@
-export * from './common';
-export * from './components.schema';
-export * from './template.schema';
-export * from './media.schema';
-export * from './sms.schema';
-export * from './combined.schema';
+/**
+ * What the rest of the node (and the tests) take from the schemas, named one by one, so a name
+ * that is exported here is one that is used.
+ */
+export type { FieldLabel, FieldLabels } from './common';
+export { SMS_ALLOWED_NUMBER } from './common';
+export { NEXT_FREE_INDEX, QUICK_REPLY_INDEXES, URL_BUTTON_DEFAULT_INDEX } from './components.schema';
+export {
+	fillPlaceholders,
+	PLACEHOLDER_INPUT_COUNT,
+	placeholderInputName,
+	placeholderNumbers,
+	resolveQuickReplyIndexes,
+} from './templateChecks';
+export type { TemplateMessage } from './template.schema';
+export { LANGUAGE_POLICY, TEMPLATE_LABELS, templateSendSchema } from './template.schema';
+export { MEDIA_LABELS, MEDIA_TYPES, mediaSendSchema } from './media.schema';
+export { SMS_LABELS, smsSendSchema } from './sms.schema';
+export { COMBINED_LABELS, combinedSendSchema } from './combined.schema';

@@ -133,15 +133,6 @@ export function toTemplateMessage(input: TemplateInput): TemplateMessage {
 	};
 }
 
-export {
-	fillPlaceholders,
-	PLACEHOLDER_INPUT_COUNT,
-	placeholderInputName,
-	placeholderNumbers,
-	resolveQuickReplyIndexes,
-	templateChecks,
-} from './templateChecks';
-
 export const templateSendSchema = z
 	.preprocess(withListLengths, z.object(templateFields))
 	.check(templateChecks)
