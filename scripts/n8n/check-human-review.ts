@@ -43,6 +43,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
+import { HUMAN_REVIEW_RESOURCE } from '../../nodes/MultiChannelNotification/actions/node.type';
 import { findAnswerLink } from '../../sandbox/server';
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
@@ -61,8 +62,6 @@ const AGENT = 'AI Agent';
 const GATED = 'Send SMS';
 const REVIEW = 'Human review';
 const REVIEWER = '+6281311112222';
-/** The Resource n8n fixes for the node's human-review tool (the node's HUMAN_REVIEW_RESOURCE, actions/node.type.ts): an SMS. */
-const HUMAN_REVIEW_RESOURCE = 'smsReview';
 const CUSTOMER = '+6281234567890';
 /** A deadline against a hung run, not a speed bound: n8n shares this machine with other work. */
 const RUN_DEADLINE_MS = 240_000;
