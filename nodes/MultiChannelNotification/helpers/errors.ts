@@ -18,7 +18,7 @@ export function nodeOf(context: { getNode(): INode }): INode {
 	return node;
 }
 
-export const MAX_TITLE = 80;
+const MAX_TITLE = 80;
 export const NOTHING_SENT = 'Nothing was sent for this item.';
 export const MAY_HAVE_BEEN_DELIVERED = 'The message may or may not have been delivered: check before sending it again.';
 /** Said, with {@link NOTHING_SENT}, of a send that failed before any connection was made. */
@@ -107,7 +107,7 @@ export function credentialError(node: INode, problem: string, itemIndex?: number
 	});
 }
 
-export interface ServiceErrorDetails {
+interface ServiceErrorDetails {
 	itemIndex: number;
 	/** Short headline, e.g. "The service answered HTTP 400". */
 	title: string;

@@ -194,9 +194,9 @@ export class Pace {
 }
 
 /** Services idle this long (no execution using them) are forgotten. */
-export const IDLE_MS = 10 * 60 * 1000;
+const IDLE_MS = 10 * 60 * 1000;
 /** At most this many services are remembered; the longest idle goes first. */
-export const MAX_SERVICES = 64;
+const MAX_SERVICES = 64;
 
 /**
  * One Pace per service key, held while executions use it and for {@link IDLE_MS} after (so the

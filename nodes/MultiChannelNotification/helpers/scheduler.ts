@@ -1,7 +1,5 @@
 import { CUT_EVERY_MS, INITIAL_LIMIT, Pace } from './pace';
 
-export { ADAPTIVE_CEILING, INITIAL_LIMIT } from './pace';
-
 /**
  * Sends the items of one execution at the pace of their service (pace.ts), shared with every
  * other execution sending to it. Pure: time comes from an injected clock, sending from an
@@ -35,7 +33,7 @@ export type Attempt =
 	/** HTTP 429: refused, not delivered. `retryAfterMs` when the service said how long to wait. */
 	| { kind: 'throttled'; retryAfterMs?: number };
 
-export interface Sender {
+interface Sender {
 	send(job: number, attempt: number): Promise<Attempt>;
 	/** The item has waited as long as it may; the answer decides whether the run goes on. */
 	giveUp(job: number, waitedMs: number, askedMs: number): 'done' | 'stop';

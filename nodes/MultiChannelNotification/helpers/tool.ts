@@ -170,7 +170,7 @@ export function nameProblem(problem: Problem, parameters: INodeParameters): stri
  * - `unknown`: no clear answer (timeout, network failure, HTTP 5xx, an answer other than
  *   "success"); the message may have been delivered.
  */
-export type ToolOutcome = 'refused' | 'rejected' | 'unreached' | 'unknown';
+type ToolOutcome = 'refused' | 'rejected' | 'unreached' | 'unknown';
 
 const OUTCOMES: Record<Delivery, ToolOutcome> = {
 	notSent: 'refused',

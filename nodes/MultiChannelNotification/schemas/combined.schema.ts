@@ -19,7 +19,7 @@ export const COMBINED_LABELS = {
 } satisfies FieldLabels;
 
 // SMS Phone Number copies To unless the user sets it, so a refused number names where it came from.
-export const FAILOVER_SMS_COUNTRY_RULE = `${SMS_COUNTRY_RULE}. It is the To number unless you set another one: put ${SMS_ALLOWED_NUMBER} in SMS Phone Number`;
+const FAILOVER_SMS_COUNTRY_RULE = `${SMS_COUNTRY_RULE}. It is the To number unless you set another one: put ${SMS_ALLOWED_NUMBER} in SMS Phone Number`;
 
 export const combinedSendSchema = z
 	.preprocess(

@@ -12,11 +12,11 @@ import { z } from 'zod/v4';
  * shortest numbers in international use.
  */
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
-export const E164_RULE =
+const E164_RULE =
 	'must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890)';
 
 /** Spec: Limits → Allowed country code for SMS is +62 only. */
-export const SMS_COUNTRY_PREFIX = '+62';
+const SMS_COUNTRY_PREFIX = '+62';
 /**
  * The only numbers SMS goes to, in words. Every text that states the rule (field descriptions and
  * hints, the AI tool's descriptions, the refusal) is built from this one.
@@ -24,7 +24,7 @@ export const SMS_COUNTRY_PREFIX = '+62';
 export const SMS_ALLOWED_NUMBER = `an Indonesian number starting with ${SMS_COUNTRY_PREFIX}`;
 export const SMS_COUNTRY_RULE = `must be ${SMS_ALLOWED_NUMBER} (SMS cannot be sent to other numbers for now)`;
 
-export const REQUIRED_RULE = 'is required and must not be empty';
+const REQUIRED_RULE = 'is required and must not be empty';
 export const HTTPS_RULE = 'must be a full https:// link (e.g. https://example.com/photo.jpg)';
 
 /** The https rule, phrased for the value given: what to change, not only what is wrong. */
@@ -55,7 +55,7 @@ export const smsPhoneNumber = smsPhoneNumberWith(SMS_COUNTRY_RULE);
 const HTTPS_LINK = /^https:\/\/\S+$/i;
 
 // https is a special scheme in the URL standard: a link that parses always has a host.
-export function isHttpsUrl(value: string): boolean {
+function isHttpsUrl(value: string): boolean {
 	return HTTPS_LINK.test(value) && URL.canParse(value);
 }
 

@@ -7,14 +7,14 @@ import { httpsUrl, requiredText } from './common';
  * Components (JSON) is checked against, and the button rules both ways of giving buttons share.
  */
 
-export const MAX_QUICK_REPLIES = 3;
+const MAX_QUICK_REPLIES = 3;
 export const QUICK_REPLY_INDEXES = ['0', '1', '2'] as const;
 /** A quick reply's Index left to the node: the lowest position no other button uses, in list order. */
 export const NEXT_FREE_INDEX = 'auto';
 
 // Spec: Limits → 3 quick reply buttons at most, index values 0 to 2.
 const QUICK_REPLY_INDEX_RULE = { error: 'must be 0, 1 or 2 (a template has at most 3 quick reply buttons)' };
-export const quickReplyIndex = z.enum(QUICK_REPLY_INDEXES, QUICK_REPLY_INDEX_RULE);
+const quickReplyIndex = z.enum(QUICK_REPLY_INDEXES, QUICK_REPLY_INDEX_RULE);
 export const quickReplyIndexOrNext = z.enum([NEXT_FREE_INDEX, ...QUICK_REPLY_INDEXES], QUICK_REPLY_INDEX_RULE);
 // Spec: a URL button's index is "string position of the button; default 0".
 export const urlButtonIndex = z.string().regex(/^\d+$/, { error: 'must be a button position: 0, 1 or 2' });

@@ -10,7 +10,7 @@ import { CHAT_NUMBER_LABELS, e164PhoneNumber, httpsUrl } from './common';
 
 export const MEDIA_TYPES = ['image', 'video', 'audio', 'document'] as const;
 
-export const RECIPIENT_TYPE = 'individual';
+const RECIPIENT_TYPE = 'individual';
 
 export const MEDIA_LABELS = {
 	...CHAT_NUMBER_LABELS,

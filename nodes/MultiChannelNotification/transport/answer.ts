@@ -126,7 +126,7 @@ export function shownText(answer: Answer, scrub: Scrubber): { headline: string; 
 	};
 }
 
-export function redirectError(context: AnswerContext, answer: Answer, subject: string): NodeApiError {
+function redirectError(context: AnswerContext, answer: Answer, subject: string): NodeApiError {
 	const target = context.scrub(redirectTarget(answer.headers.location, context.url));
 	return serviceError(context.node, {
 		itemIndex: context.itemIndex,

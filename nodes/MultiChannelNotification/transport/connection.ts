@@ -29,7 +29,7 @@ function shown(text: string): string {
 	return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
 }
 
-export type Checked<T> = { ok: T } | { problem: string };
+type Checked<T> = { ok: T } | { problem: string };
 
 /** The credential's two switches for self-hosted services, as the editor names them. */
 export const ALLOW_PLAIN_HTTP = 'Allow Plain HTTP';

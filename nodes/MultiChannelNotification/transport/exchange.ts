@@ -11,7 +11,7 @@ import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
  */
 
 /** Largest answer read, after decompression: real answers are a few hundred bytes. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 export const MAX_ANSWER_TEXT = '1 MiB';
 
 export interface Answer {
@@ -34,7 +34,7 @@ export class WireFailure extends Error {
 	}
 }
 
-export interface Exchange {
+interface Exchange {
 	url: string;
 	body: IDataObject;
 	/** Milliseconds for the whole exchange. */

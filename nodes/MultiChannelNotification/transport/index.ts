@@ -13,8 +13,7 @@ import { nodeOf } from '../helpers/errors';
 
 export type { ServiceResponse } from './answer';
 export type { ServiceConnection } from './connection';
-export { checkApiKey, checkBaseUrl, CREDENTIAL_TYPE, getConnection } from './connection';
-export { MAX_ANSWER_BYTES, MAX_ANSWER_TEXT } from './exchange';
+export { checkApiKey, checkBaseUrl, getConnection } from './connection';
 export { testCredential } from './credentialTest';
 
 export { ENDPOINTS } from './endpoints';
@@ -36,7 +35,7 @@ export function makeClient(this: IExecuteFunctions, connection: ServiceConnectio
 }
 
 /** What one POST came to: sent, or refused with 429 (the only answer that may be sent again). */
-export type SendOutcome =
+type SendOutcome =
 	| { kind: 'sent'; response: ServiceResponse }
 	| { kind: 'rateLimited'; retryAfter: string | undefined; error: NodeApiError };
 

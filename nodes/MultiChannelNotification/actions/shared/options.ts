@@ -8,9 +8,9 @@ import { LANGUAGE_POLICY, TEMPLATE_LABELS } from '../../schemas';
 
 /** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */
 
-export const MAX_CONCURRENCY = 100;
-export const DEFAULT_TIMEOUT_MS = 30000;
-export const DEFAULT_RATE_LIMIT_MAX_WAIT_S = 120;
+const MAX_CONCURRENCY = 100;
+const DEFAULT_TIMEOUT_MS = 30000;
+const DEFAULT_RATE_LIMIT_MAX_WAIT_S = 120;
 
 /** Read for each item. */
 export interface ItemOptions {

@@ -12,9 +12,9 @@ import { ranges, runSummary } from './summary';
  * otherwise the earliest failure ends the run, naming the items already sent.
  */
 
-export type NodeError = NodeApiError | NodeOperationError;
+type NodeError = NodeApiError | NodeOperationError;
 
-export type ErrorStyle = 'throw' | 'item' | 'tool';
+type ErrorStyle = 'throw' | 'item' | 'tool';
 
 export class Outcomes {
 	private readonly results: INodeExecutionData[];

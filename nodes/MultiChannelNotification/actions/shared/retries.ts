@@ -15,9 +15,9 @@ import type { PreparedSend } from '../node.type';
  * a later run of the node (a loop) starts clean.
  */
 
-export type Remembered = { kind: 'delivered'; json: IDataObject } | { kind: 'uncertain'; error: NodeApiError };
+type Remembered = { kind: 'delivered'; json: IDataObject } | { kind: 'uncertain'; error: NodeApiError };
 
-export interface Tries {
+interface Tries {
 	recall(itemIndex: number, request: PreparedSend): Remembered | undefined;
 	remember(itemIndex: number, request: PreparedSend, outcome: Remembered): void;
 }

@@ -10,7 +10,7 @@ import { PHONE_PLACEHOLDER, SMS_PHONE_HINT } from './phoneText';
  * The SMS fields, declared once: SMS → Send names them `phoneNumber`/`message`, Send with
  * Failover `smsPhoneNumber`/`smsMessage` for its SMS part (whose number defaults to To).
  */
-export interface SmsFieldNames {
+interface SmsFieldNames {
 	phoneNumber: string;
 	message: string;
 }

@@ -44,7 +44,7 @@ export interface UploadedFile {
 export const FORM_END = 'form-end';
 
 /** The binary property a file element's file goes into, as n8n's own forms name it: the label, other characters as `_`. */
-export const binaryKey = (label: string) => label.replace(/\W/g, '_');
+const binaryKey = (label: string) => label.replace(/\W/g, '_');
 
 const EXTENSION = /^\.[a-z0-9][a-z0-9._+-]*$/;
 const MIME_TYPE = /^[a-z]+\/([a-z0-9][a-z0-9.+-]*|\*)$/;

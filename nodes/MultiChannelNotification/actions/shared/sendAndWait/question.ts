@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-work
  * then carries it beside `data`, so a workflow that asked several people can tell the answers
  * apart; `data` itself keeps the shape of n8n's own send-and-wait nodes.
  */
-export type Question = {
+type Question = {
 	/** What carried the question: an SMS, a chat template, or a chat template with SMS failover. */
 	channel: 'sms' | 'chat' | 'chatWithSmsFailover';
 	/** The number the node sent to, as sent (after Phone Number Format); a combined send's chat To. */
