@@ -13,7 +13,7 @@ export const PHONE_PLACEHOLDER = 'e.g. 0812 3456 7890 or +6281234567890';
 export const SMS_INDONESIA_ONLY = `SMS can only go to ${SMS_ALLOWED_NUMBER} for now`;
 
 /** Below an SMS number field. */
-export const SMS_PHONE_HINT = `Only ${SMS_ALLOWED_NUMBER}: 0812… or +62812… (a local 0812… is sent as +62812…)`;
+export const SMS_PHONE_HINT = `Only ${SMS_ALLOWED_NUMBER}; a local 0812… is sent as +62812…`;
 
 /** Below a chat number field (From, To): any country, and the local Indonesian form. */
 export const CHAT_PHONE_HINT = 'With the country code, e.g. +62812…; a local Indonesian 0812… is sent as +62812…';

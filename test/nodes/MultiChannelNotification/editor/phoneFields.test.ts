@@ -25,7 +25,7 @@ test.each(phoneFields.map((field) => [where(field), field]))('%s: shows both spe
 	expect(field.hint).toContain('is sent as +62812…');
 	expect(field.description).toContain('a local 0812… are fine too: they are sent as +62812…');
 	if (SMS_FIELDS.includes(field.name)) {
-		expect(field.hint).toMatch(/^Only an Indonesian number starting with \+62:/);
+		expect(field.hint).toMatch(/^Only an Indonesian number starting with \+62; a local 0812…/);
 		expect(field.description).toContain('SMS can only go to an Indonesian number starting with +62 for now');
 	}
 });
