@@ -1,7 +1,8 @@
 /**
  * Queue-mode check: n8n's distributed engine as n8n supports it. Postgres and Redis on 127.0.0.1
- * and free ports, an n8n main instance and two `n8n worker --concurrency=50`, all in queue mode
- * with manual executions offloaded to workers.
+ * and free ports, an n8n main instance and two `n8n worker` at n8n's default concurrency, all in
+ * queue mode with manual executions offloaded to workers, Postgres pool as documented
+ * (QUEUE_DB_POOL_SIZE).
  *
  *   1. Example workflows started through the REST run endpoint must be executed by a worker (its
  *      log says so), not by the main instance, and reach the sandbox.

@@ -23,9 +23,6 @@ import { elapsed, installCleanup, liveGroups, stopAll, tail } from './process';
 import type { Stack } from './stack';
 import { launch, printTimings } from './stack';
 
-/** The queue checks' workers' `--concurrency`. */
-export const QUEUE_CONCURRENCY = 50;
-
 export interface CheckContext {
 	sandbox: Sandbox;
 	stack: Stack;
@@ -49,7 +46,7 @@ export interface Prepared<S extends Stack = Stack> {
 
 export interface Check {
 	name: string;
-	/** Runs on queue mode's main instance and 2 workers at concurrency 50 rather than on one n8n. */
+	/** Runs on queue mode's main instance and 2 workers (at n8n's default concurrency) rather than on one n8n. */
 	queue?: boolean;
 	/** Runs on an n8n of its own, where the sandbox's is the only credential of the node's type. */
 	alone?: boolean;
@@ -113,7 +110,7 @@ export async function runChecks(checks: Check[]): Promise<void> {
 			const fixtures = merged(prepared);
 			const options = { label: group[0].queue ? 'queue' : 'checks', sandbox: service, ...fixtures, extraEnv: fixtures.env };
 			const stack = group[0].queue
-				? await launchQueue({ ...options, workers: ['n8n worker 1', 'n8n worker 2'], concurrency: QUEUE_CONCURRENCY })
+				? await launchQueue({ ...options, workers: ['n8n worker 1', 'n8n worker 2'] })
 				: await launch(options);
 			for (const [index, check] of group.entries()) {
 				const checkStarted = Date.now();

@@ -82,6 +82,15 @@ export async function queryPostgres(env: Record<string, string>, sql: string): P
 
 const REDIS = process.env.REDIS_SERVER ?? 'redis-server';
 
+/**
+ * n8n's Postgres connection pool in queue mode (main, workers, CLI): 10, as docs/running-in-n8n.md
+ * advises. n8n's default is 2: when many answers or webhook calls arrive at once, the main
+ * instance's database ping (every 2 s, needing a connection from that pool) times out, and until a
+ * ping succeeds n8n answers every request with 503 "Database is not ready!". Set
+ * DB_POSTGRESDB_POOL_SIZE to try another size, e.g. 2 to see that.
+ */
+export const QUEUE_DB_POOL_SIZE = process.env.DB_POSTGRESDB_POOL_SIZE ?? '10';
+
 export interface QueueStack extends Stack {
 	/** The queue-mode environment of main, workers and CLI calls. */
 	queueEnv: Record<string, string>;
@@ -118,6 +127,7 @@ export async function launchQueue(
 		QUEUE_BULL_REDIS_PORT: String(redisPort),
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 		QUEUE_HEALTH_CHECK_ACTIVE: 'false',
+		DB_POSTGRESDB_POOL_SIZE: QUEUE_DB_POOL_SIZE,
 	};
 	const stack = await launch({ ...options, extraEnv: { ...queueEnv, ...options.extraEnv } });
 	const args = options.concurrency ? [`--concurrency=${options.concurrency}`] : [];
