@@ -9,15 +9,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
  * that holds no secret: the transport scrubs the API key before anything reaches here.
  */
 
-/** n8n's `getNode()` copies the whole node on every call: once per execution is enough. */
-const nodes = new WeakMap<object, INode>();
-
-export function nodeOf(context: { getNode(): INode }): INode {
-	let node = nodes.get(context);
-	if (node === undefined) nodes.set(context, (node = context.getNode()));
-	return node;
-}
-
 const MAX_TITLE = 80;
 export const NOTHING_SENT = 'Nothing was sent for this item.';
 export const MAY_HAVE_BEEN_DELIVERED = 'The message may or may not have been delivered: check before sending it again.';

@@ -7,7 +7,6 @@ import type { Endpoint } from './endpoints';
 import { CREDENTIAL_TYPE } from './connection';
 import type { Client, StreamAnswer } from './exchange';
 import { helperThis, httpRequestOptions, n8nClient, WireFailure } from './exchange';
-import { nodeOf } from '../helpers/errors';
 
 /** The only module that talks to the service. */
 
@@ -21,7 +20,7 @@ export type { Endpoint } from './endpoints';
 
 /** The client for one execution: n8n's own request helper with the once-decrypted credential. */
 export function makeClient(this: IExecuteFunctions, connection: ServiceConnection): Client {
-	const node = nodeOf(this);
+	const node = this.getNode();
 	const that = helperThis(node, this.helpers) as IExecuteFunctions;
 	return n8nClient(
 		async (request) =>
@@ -54,7 +53,7 @@ export async function sendOnce(
 	{ itemIndex, timeout }: { itemIndex: number; timeout: number },
 ): Promise<SendOutcome> {
 	const url = `${connection.baseUrl}${endpoint}`;
-	const context: AnswerContext = { node: nodeOf(this), itemIndex, url, endpoint, timeout, scrub: connection.scrub, ignoreSslIssues: connection.ignoreSslIssues };
+	const context: AnswerContext = { node: this.getNode(), itemIndex, url, endpoint, timeout, scrub: connection.scrub, ignoreSslIssues: connection.ignoreSslIssues };
 	let answer;
 	try {
 		answer = await client({ url, body, timeout, cancel: this.getExecutionCancelSignal?.() });

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError, nodeOf } from '../../helpers/errors';
+import { inputError } from '../../helpers/errors';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
 import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
@@ -23,6 +23,6 @@ export const description: INodeProperties[] = updateDisplayOptions(
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const candidate = readTemplateFields(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
 	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), answerLink(this));
-	if (problems.length > 0) throw inputError(nodeOf(this), itemIndex, problems);
+	if (problems.length > 0) throw inputError(this.getNode(), itemIndex, problems);
 	return templateRequest(this, candidate, itemIndex);
 }

@@ -9,7 +9,6 @@ import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../node.type';
 import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import { recipientField, senderField } from '../shared/template/fields';
-import { nodeOf } from '../../helpers/errors';
 
 const MEDIA_URL_EXAMPLES: Record<(typeof MEDIA_TYPES)[number], string> = {
 	image: 'https://example.com/images/photo.jpg',
@@ -77,6 +76,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		mediaUrl: readText(this, 'mediaUrl', itemIndex, { trim: true }),
 		...(caption === '' || caption === null || caption === undefined ? {} : { caption }),
 	};
-	const body = parseOrThrow(nodeOf(this), mediaSendSchema, candidate, itemIndex, LABELS);
+	const body = parseOrThrow(this.getNode(), mediaSendSchema, candidate, itemIndex, LABELS);
 	return { endpoint: ENDPOINTS.chatMessage, body, extras: { from: body.from, to: body.to } };
 }

@@ -8,7 +8,6 @@ import type { OperationOption, PreparedSend } from '../node.type';
 import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
 import { templateFields } from '../shared/template/fields';
 import { readTemplateFields, templatePreview } from '../shared/template/read';
-import { nodeOf } from '../../helpers/errors';
 
 export const option: OperationOption = { name: 'Send Template', value: 'sendTemplate', action: 'Send a template message',
 	description: 'Send an approved template message, with body parameters, header image and buttons' };
@@ -25,7 +24,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 
 /** The request for a template candidate as read.ts reads it (Send and Wait adds its link first). */
 export function templateRequest(context: IExecuteFunctions, candidate: Record<string, unknown>, itemIndex: number): PreparedSend {
-	const body = parseOrThrow(nodeOf(context), templateSendSchema, candidate, itemIndex, TEMPLATE_LABELS);
+	const body = parseOrThrow(context.getNode(), templateSendSchema, candidate, itemIndex, TEMPLATE_LABELS);
 	const preview = templatePreview(candidate.templateContent, body);
 	return {
 		endpoint: ENDPOINTS.chatMessage,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError, nodeOf } from '../../helpers/errors';
+import { inputError } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';
 import { COMBINED_LABELS, combinedSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
@@ -50,8 +50,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		smsMessage: withSmsLink(sms.message, link),
 	});
 	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), link);
-	if (problems.length > 0) throw inputError(nodeOf(this), itemIndex, problems);
-	const body = parseOrThrow(nodeOf(this), combinedSendSchema, candidate, itemIndex, LABELS);
+	if (problems.length > 0) throw inputError(this.getNode(), itemIndex, problems);
+	const body = parseOrThrow(this.getNode(), combinedSendSchema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
 	return {
 		endpoint: ENDPOINTS.combined,

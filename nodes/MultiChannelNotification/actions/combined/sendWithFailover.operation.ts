@@ -11,7 +11,6 @@ import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../shared/phoneText';
 import { readSms, smsFields } from '../shared/sms';
 import { templateFields } from '../shared/template/fields';
 import { readTemplateFields, templatePreview } from '../shared/template/read';
-import { nodeOf } from '../../helpers/errors';
 
 const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'smsMessage' };
 
@@ -54,7 +53,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		readTemplateFields(this, itemIndex, phoneNumberFormat),
 		readSms(this, SMS_NAMES, itemIndex, phoneNumberFormat),
 	);
-	const body = parseOrThrow(nodeOf(this), combinedSendSchema, candidate, itemIndex, LABELS);
+	const body = parseOrThrow(this.getNode(), combinedSendSchema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
 	return {
 		endpoint: ENDPOINTS.combined,

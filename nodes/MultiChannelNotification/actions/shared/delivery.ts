@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow'
 import { sleep } from 'n8n-workflow';
 
 import type { Problem } from '../../helpers/errors';
-import { asNodeError, inputError, nodeOf, problemsOf } from '../../helpers/errors';
+import { asNodeError, inputError, problemsOf } from '../../helpers/errors';
 import { paces } from '../../helpers/pace';
 import type { Attempt, Clock } from '../../helpers/scheduler';
 import { retryAfterMs, schedule } from '../../helpers/scheduler';
@@ -33,14 +33,14 @@ export function readItem(context: IExecuteFunctions, operation: SendOperation, i
 		try {
 			return read();
 		} catch (error) {
-			if (problemsOf(error).length === 0) throw asNodeError(nodeOf(context), error, itemIndex);
+			if (problemsOf(error).length === 0) throw asNodeError(context.getNode(), error, itemIndex);
 			problems.push(...problemsOf(error));
 			return undefined;
 		}
 	};
 	const options = attempt(() => readItemOptions(context, itemIndex));
 	const request = attempt(() => operation.prepare.call(context, itemIndex));
-	if (options === undefined || request === undefined || problems.length > 0) throw inputError(nodeOf(context), itemIndex, problems);
+	if (options === undefined || request === undefined || problems.length > 0) throw inputError(context.getNode(), itemIndex, problems);
 	return { itemIndex, options, request };
 }
 

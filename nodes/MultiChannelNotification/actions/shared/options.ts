@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError, nodeOf } from '../../helpers/errors';
+import { inputError } from '../../helpers/errors';
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../../helpers/pace';
 import type { PacingSettings } from '../../helpers/scheduler';
@@ -148,7 +148,7 @@ export function readItemOptions(context: IExecuteFunctions, itemIndex: number): 
 	const options = optionsOf(context, itemIndex);
 	const timeout = options.timeout === undefined ? DEFAULT_TIMEOUT_MS : Number(options.timeout);
 	if (!Number.isFinite(timeout) || timeout < 1) {
-		throw inputError(nodeOf(context), itemIndex, [
+		throw inputError(context.getNode(), itemIndex, [
 			{
 				field: 'Timeout (Milliseconds)',
 				path: ['options', 'timeout'],

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, forErrorPanel, nodeOf, problemsOf } from '../../helpers/errors';
+import { asNodeError, forErrorPanel, problemsOf } from '../../helpers/errors';
 import type { Outcome, RunCounts } from './summary';
 import { ranges, runSummary } from './summary';
 
@@ -55,7 +55,7 @@ export class Outcomes {
 
 	/** Records a failed item; says whether the run may go on. */
 	fail(itemIndex: number, error: unknown): 'continue' | 'stop' {
-		const nodeError = asNodeError(nodeOf(this.context), error, itemIndex);
+		const nodeError = asNodeError(this.context.getNode(), error, itemIndex);
 		if (this.style === 'throw') {
 			if (this.failure === undefined || Number(this.failure.context.itemIndex) > itemIndex) this.failure = nodeError;
 			return 'stop';

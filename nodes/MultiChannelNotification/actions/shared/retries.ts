@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { deliveryOf, nodeOf, serviceError } from '../../helpers/errors';
+import { deliveryOf, serviceError } from '../../helpers/errors';
 import type { PreparedSend } from '../node.type';
 
 /**
@@ -31,7 +31,7 @@ export function mayHaveBeenDelivered(error: unknown): error is NodeApiError {
 
 /** The memory of this node run's tries, or undefined when Retry On Fail is off. */
 export function triesOf(context: IExecuteFunctions): Tries | undefined {
-	if (nodeOf(context).retryOnFail !== true) return undefined;
+	if (context.getNode().retryOnFail !== true) return undefined;
 	const input = context.getInputData();
 	const memory = byInput.get(input) ?? new Map<string, Remembered>();
 	byInput.set(input, memory);
@@ -47,7 +47,7 @@ export function triesOf(context: IExecuteFunctions): Tries | undefined {
 
 /** The error of an item that an earlier try may have delivered: not sent again. */
 export function notResentError(context: IExecuteFunctions, itemIndex: number, earlier: NodeApiError): NodeApiError {
-	return serviceError(nodeOf(context), {
+	return serviceError(context.getNode(), {
 		itemIndex,
 		...(earlier.httpCode ? { httpCode: Number(earlier.httpCode) } : {}),
 		cause: earlier.message,

@@ -8,7 +8,6 @@ import type { OperationOption, PreparedSend } from '../node.type';
 import { optionsField, readPhoneNumberFormat } from '../shared/options';
 import { SMS_RECIPIENT_DESCRIPTION } from '../shared/phoneText';
 import { readSms, smsFields } from '../shared/sms';
-import { nodeOf } from '../../helpers/errors';
 
 const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
 
@@ -26,6 +25,6 @@ export const description: INodeProperties[] = updateDisplayOptions(
 /** Output: the service's answer plus `phoneNumber`, the number the SMS went to. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const candidate = readSms(this, NAMES, itemIndex, readPhoneNumberFormat(this, itemIndex));
-	const body = parseOrThrow(nodeOf(this), smsSendSchema, candidate, itemIndex, SMS_LABELS);
+	const body = parseOrThrow(this.getNode(), smsSendSchema, candidate, itemIndex, SMS_LABELS);
 	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };
 }

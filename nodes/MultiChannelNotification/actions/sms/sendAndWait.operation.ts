@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
-import { nodeOf } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';
 import { SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
@@ -45,6 +44,6 @@ export const description: INodeProperties[] = [
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const candidate = readSms(this, NAMES, itemIndex, readPhoneNumberFormat(this, itemIndex));
 	candidate.message = withSmsLink(candidate.message, answerLink(this));
-	const body = parseOrThrow(nodeOf(this), smsSendSchema, candidate, itemIndex, SMS_LABELS);
+	const body = parseOrThrow(this.getNode(), smsSendSchema, candidate, itemIndex, SMS_LABELS);
 	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };
 }
