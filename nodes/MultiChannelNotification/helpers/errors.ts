@@ -39,18 +39,43 @@ export interface Problem {
 	value?: string;
 }
 
-const deliveries = new WeakMap<object, Delivery>();
-const problemLists = new WeakMap<object, Problem[]>();
-const isObject = (value: unknown): value is object => value !== null && typeof value === 'object';
+/*
+ * The two classes below carry their facts as read-only, non-enumerable properties: n8n stores a
+ * failed run's error as `{ ...error }`, so the facts stay out of what it stores. n8n's
+ * constructors set `name` from `this.constructor.name`, and its engine and telemetry test it
+ * (`error.name === 'NodeApiError'`): each sets `name` back, so to n8n they are its own classes.
+ */
 
-/** The delivery fact of an error this node made; anything else was raised before sending. */
+/** An item refused before sending, with the problems it was refused for. */
+export class InputError extends NodeOperationError {
+	declare readonly problems: Problem[];
+
+	constructor(node: INode, message: string, options: ConstructorParameters<typeof NodeOperationError>[2], problems: Problem[]) {
+		super(node, message, options);
+		this.name = 'NodeOperationError';
+		Object.defineProperty(this, 'problems', { value: problems });
+	}
+}
+
+/** A failure on the wire or on the service's side, with what became of the message. */
+export class ServiceError extends NodeApiError {
+	declare readonly delivery: Exclude<Delivery, 'notSent'>;
+
+	constructor(node: INode, response: JsonObject, options: ConstructorParameters<typeof NodeApiError>[2], delivery: Exclude<Delivery, 'notSent'>) {
+		super(node, response, options);
+		this.name = 'NodeApiError';
+		Object.defineProperty(this, 'delivery', { value: delivery });
+	}
+}
+
+/** What became of the message: a service error says; anything else was raised before sending. */
 export function deliveryOf(error: unknown): Delivery {
-	return (isObject(error) && deliveries.get(error)) || 'notSent';
+	return error instanceof ServiceError ? error.delivery : 'notSent';
 }
 
 /** The problems an input error was built from (empty for any other error). */
 export function problemsOf(error: unknown): Problem[] {
-	return (isObject(error) && problemLists.get(error)) || [];
+	return error instanceof InputError ? error.problems : [];
 }
 
 export function shorten(text: string, max: number): string {
@@ -77,17 +102,17 @@ export function titleText(text: string, max = MAX_TITLE): string {
  * An item the node refused before sending. The title names the first problem (or how many
  * fields are wrong); the description lists every problem, so one run shows all there is to fix.
  */
-export function inputError(node: INode, itemIndex: number, problems: Problem[]): NodeOperationError {
+export function inputError(node: INode, itemIndex: number, problems: Problem[]): InputError {
 	const lines = problems.map(formatProblem);
 	// The fields as the panel's top level names them; the description has the full paths.
 	const fields = [...new Set(problems.map((problem) => problem.label ?? problem.field))];
 	const headline = problems.length === 1 ? lines[0] : `${problems.length} problems (${fields.join(', ')})`;
-	const error = new NodeOperationError(node, titleText(`Item ${itemIndex}: ${headline}`), {
-		itemIndex,
-		description: [...lines.map((line) => `• ${line}`), NOTHING_SENT].join('\n'),
-	});
-	problemLists.set(error, problems);
-	return error;
+	return new InputError(
+		node,
+		titleText(`Item ${itemIndex}: ${headline}`),
+		{ itemIndex, description: [...lines.map((line) => `• ${line}`), NOTHING_SENT].join('\n') },
+		problems,
+	);
 }
 
 /** The credential cannot be used as it is; nothing left the machine. */
@@ -113,16 +138,14 @@ interface ServiceErrorDetails {
 }
 
 /** A failure on the wire or on the service's side: a NodeApiError, n8n's class for API failures. */
-export function serviceError(node: INode, details: ServiceErrorDetails): NodeApiError {
+export function serviceError(node: INode, details: ServiceErrorDetails): ServiceError {
 	const httpCode = details.httpCode === undefined ? {} : { httpCode: String(details.httpCode) };
-	const error = new NodeApiError(node, { message: details.cause, ...httpCode, ...details.extra } as JsonObject, {
-		itemIndex: details.itemIndex,
-		...httpCode,
-		message: shorten(details.title, MAX_TITLE),
-		description: details.description,
-	});
-	deliveries.set(error, details.delivery);
-	return error;
+	return new ServiceError(
+		node,
+		{ message: details.cause, ...httpCode, ...details.extra } as JsonObject,
+		{ itemIndex: details.itemIndex, ...httpCode, message: shorten(details.title, MAX_TITLE), description: details.description },
+		details.delivery,
+	);
 }
 
 /** Any other failure, e.g. an expression that could not be resolved for an item. */
