@@ -225,7 +225,7 @@ async function body({ sandbox, stack, expect }: CheckContext & { stack: QueueSta
 }
 
 export const sendAndWaitQueueCheck = queueCheck(
-	`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, restart, ${WAITING} answers at once)`,
+	`send-and-wait in queue mode, n8n ${N8N_VERSION} (Postgres, 2 workers, restart, ${WAITING} answers within ${(WAITING * SPREAD_MS) / 1000} s)`,
 	() => ({ workflows: [ASKING, BASELINE], run: body }),
 );
 
