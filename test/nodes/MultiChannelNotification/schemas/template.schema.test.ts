@@ -6,6 +6,7 @@
  */
 import type { FieldLabel } from '../../../../nodes/MultiChannelNotification/schemas';
 import { TEMPLATE_LABELS, templateSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
+import { withListLengths } from '../../../../nodes/MultiChannelNotification/schemas/template.schema';
 import { requestFixture } from '../../../fixtures/requests';
 import { verdict } from '../../../fixtures/problems';
 import type { Json } from '../../../fixtures/values';
@@ -281,4 +282,21 @@ describe('Template Content: placeholders numbered {{1}}…{{N}}, one body parame
 
 test('a template without Template Content is not counted', () => {
 	expect(check(without(templateItem({ bodyParameters: ['a', 'b', 'c'] }), 'templateContent')).problems).toEqual([]);
+});
+
+describe('an item that is not an object', () => {
+	test.each<[string, unknown, string, string | undefined]>([
+		['text', 'text', 'must be an object (got text)', '"text"'],
+		['a number', 42, 'must be an object (got a number)', '42'],
+	])('%s is refused as a whole', (_name, candidate, rule, value) => {
+		expect(check(candidate).problems).toEqual([{ field: 'Item', path: [], rule, value }]);
+	});
+
+	test.each<[string, unknown]>([
+		['null', null],
+		['text', 'text'],
+		['a list', ['a']],
+	])('withListLengths passes %s on unchanged', (_name, candidate) => {
+		expect(withListLengths(candidate)).toBe(candidate);
+	});
 });
