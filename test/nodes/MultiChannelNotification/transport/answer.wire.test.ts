@@ -244,3 +244,36 @@ describe('no usable answer', () => {
 		expect(shown(wireError(context(), failure('timeout', 'slow', 'CERT_HAS_EXPIRED'))).title).toBe('The service did not answer within 5000 ms');
 	});
 });
+
+describe('the edges of each status range', () => {
+	test.each([
+		[300, 'The service redirected the request (HTTP 300)'],
+		[399, 'The service redirected the request (HTTP 399)'],
+		[400, 'The service answered HTTP 400: refused'],
+	])('judge, HTTP %i: %s', (status, title) => {
+		expect(thrown(() => judge(context(), answer(status, '{"message":"refused"}'))).message).toBe(title);
+	});
+
+	test.each([
+		[199, 'The service answered HTTP 199: early'],
+		[200, 'The service did not confirm the send (HTTP 200): early'],
+		[299, 'The service did not confirm the send (HTTP 299): early'],
+	])('statusError, HTTP %i: %s', (status, title) => {
+		expect(statusError(context(), answer(status, '{"message":"early"}')).message).toBe(title);
+	});
+});
+
+describe('a system code on a failure that is not a network one', () => {
+	test.each([
+		['a certificate code', 'CERT_HAS_EXPIRED'],
+		['a connect failure code', 'ECONNREFUSED'],
+	])('%s on a timeout: still a timeout that may have delivered', (_name, code) => {
+		expect(shown(wireError(context(), new WireFailure('timeout', 'slow', code)))).toEqual({
+			title: 'The service did not answer within 5000 ms',
+			description: `No complete answer from /v1/sms/notification within the Timeout (5000 ms, connect, headers and body together). ${MAYBE}`,
+			httpCode: null,
+			delivery: 'maybe',
+			response: { message: 'slow', systemCode: code },
+		});
+	});
+});
