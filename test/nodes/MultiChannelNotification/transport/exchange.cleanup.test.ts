@@ -13,18 +13,10 @@ import type { AddressInfo, Socket } from 'node:net';
 
 import type { N8nRequest, StreamAnswer } from '../../../../nodes/MultiChannelNotification/transport/exchange';
 import { fetchClient, n8nClient, WireFailure } from '../../../../nodes/MultiChannelNotification/transport/exchange';
+import { failureOf } from '../../../helpers/wireFailure';
 
 const EXCHANGE = { url: 'https://service.example/v1/sms/notification', body: { message: 'hi' }, timeout: 5_000 };
 const ANSWER: StreamAnswer = { statusCode: 200, headers: {}, body: undefined };
-
-async function failureOf(promise: Promise<unknown>): Promise<WireFailure> {
-	const error = await promise.then(
-		() => undefined,
-		(thrown: unknown) => thrown,
-	);
-	expect(error).toBeInstanceOf(WireFailure);
-	return error as WireFailure;
-}
 
 /** The client around a helper that answers at once, keeping the signal each request was given. */
 function answeringAtOnce() {

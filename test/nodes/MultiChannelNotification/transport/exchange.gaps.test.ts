@@ -12,7 +12,8 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { sendOnce } from '../../../../nodes/MultiChannelNotification/transport';
 import type { ServiceConnection } from '../../../../nodes/MultiChannelNotification/transport';
 import type { N8nRequest, StreamAnswer } from '../../../../nodes/MultiChannelNotification/transport/exchange';
-import { WireFailure, fetchClient, n8nClient } from '../../../../nodes/MultiChannelNotification/transport/exchange';
+import { fetchClient, n8nClient } from '../../../../nodes/MultiChannelNotification/transport/exchange';
+import { failureOf } from '../../../helpers/wireFailure';
 
 /** The documented cap on an answer: 1 MiB. Written out, not imported, so a changed cap fails here. */
 const ONE_MIB = 1_048_576;
@@ -35,15 +36,6 @@ function untouchedBody(): { body: StreamAnswer['body']; read: () => boolean; des
 		},
 	};
 	return { body, read: () => read, destroyed: () => destroyed };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<WireFailure> {
-	const error = await promise.then(
-		() => undefined,
-		(thrown: unknown) => thrown,
-	);
-	expect(error).toBeInstanceOf(WireFailure);
-	return error as WireFailure;
 }
 
 // Each test cancels in the same tick as it sends, before any timer can fire, so the deadline

@@ -7,7 +7,8 @@
 import type { INode } from 'n8n-workflow';
 
 import type { StreamAnswer } from '../../../../nodes/MultiChannelNotification/transport/exchange';
-import { helperThis, httpRequestOptions, n8nClient, WireFailure } from '../../../../nodes/MultiChannelNotification/transport/exchange';
+import { helperThis, httpRequestOptions, n8nClient } from '../../../../nodes/MultiChannelNotification/transport/exchange';
+import { failureOf } from '../../../helpers/wireFailure';
 
 /** The documented cap on an answer: 1 MiB. */
 const ONE_MIB = 1_048_576;
@@ -31,15 +32,6 @@ function streamed(chunks: Array<Uint8Array | string>) {
 }
 
 const answering = (answer: StreamAnswer) => n8nClient(async () => answer);
-
-async function failureOf(promise: Promise<unknown>): Promise<WireFailure> {
-	const error = await promise.then(
-		() => undefined,
-		(thrown: unknown) => thrown,
-	);
-	expect(error).toBeInstanceOf(WireFailure);
-	return error as WireFailure;
-}
 
 describe('the answer’s headers', () => {
 	test('names in lower case; a list joined with ", "; a number as its digits; anything else dropped', async () => {
