@@ -66,20 +66,29 @@ export const templateFields = {
 	urlButton: z.object({ index: urlButtonIndex, text: requiredText }).optional(),
 	// JSON mode.
 	componentsJson: componentsJsonSchema.optional(),
-	/** Added by `withListLengths`: how many values each list had before any was judged. */
-	listLengths: z.object({ placeholderValues: z.number().optional(), bodyParameters: z.number().optional() }).optional(),
+	/**
+	 * Added by `withListLengths`: how many values each list had before any was judged, and whether
+	 * Components (JSON) was given at all (JSON mode, even when its value is refused).
+	 */
+	listLengths: z
+		.object({ placeholderValues: z.number().optional(), bodyParameters: z.number().optional(), componentsJsonGiven: z.boolean().optional() })
+		.optional(),
 };
 
 /**
  * The candidate with the lengths of its two value lists, taken before zod judges their
  * entries: a list with a refused entry is left out of what the cross-field check sees, and its
- * count must still be right ("3 were given", not "0").
+ * count must still be right ("3 were given", not "0"). A refused Components (JSON) is left out
+ * too, and the check must not then count the fields mode's lists the user is not using.
  */
 export function withListLengths(raw: unknown): unknown {
 	if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-	const { placeholderValues, bodyParameters } = raw as Record<string, unknown>;
+	const { placeholderValues, bodyParameters, componentsJson } = raw as Record<string, unknown>;
 	const length = (list: unknown) => (Array.isArray(list) ? list.length : undefined);
-	return { ...raw, listLengths: { placeholderValues: length(placeholderValues), bodyParameters: length(bodyParameters) } };
+	return {
+		...raw,
+		listLengths: { placeholderValues: length(placeholderValues), bodyParameters: length(bodyParameters), componentsJsonGiven: componentsJson !== undefined },
+	};
 }
 
 export type TemplateInput = z.output<z.ZodObject<typeof templateFields>>;

@@ -56,11 +56,11 @@ type CountedField = 'componentsJson' | 'placeholderValues' | 'bodyParameters';
 
 /**
  * How many body parameters the send carries and from which field; undefined when they cannot be
- * counted (JSON that is not a list). Fields mode counts the lists as given, a refused entry
+ * counted (JSON that is not a list, or refused). Fields mode counts the lists as given, a refused entry
  * included (`listLengths`): the inputs {{1}}… when used, else the free list.
  */
 function bodyCount(input: Partial<TemplateInput>): { field: CountedField; count: number; values?: unknown[] } | undefined {
-	if (input.componentsJson !== undefined) {
+	if (input.componentsJson !== undefined || input.listLengths?.componentsJsonGiven === true) {
 		if (!Array.isArray(input.componentsJson)) return undefined;
 		const body = input.componentsJson.find((component) => isObject(component) && component.type === 'body');
 		if (!isObject(body) || !Array.isArray(body.parameters)) return undefined;

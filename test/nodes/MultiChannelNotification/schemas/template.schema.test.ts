@@ -73,6 +73,11 @@ describe('Components (JSON): valid lists are sent as given', () => {
 		expect(check(json(components)).data?.template.components).toEqual([body(['Budi']), quickReply('1', 'yes'), urlButton('0', 'abc')]);
 	});
 
+	test('Components (JSON) that is not a list is the only problem, even with placeholders in Template Content (no count blamed on the fields mode it is not using)', () => {
+		expect(fields(json({ type: 'body' }, { templateContent: 'Kode Anda {{1}}' }))).toEqual(['Components (JSON)']);
+		expect(fields(json('not json', { templateContent: 'Kode Anda {{1}}' }))).toEqual(['Components (JSON)']);
+	});
+
 	test('JSON text is parsed; text that is not JSON says why', () => {
 		expect(check(json('[{"type":"body","parameters":[]}]')).problems).toEqual([]);
 		expect(check(json('[{"type": "body",')).problems).toEqual([
