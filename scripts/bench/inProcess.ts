@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { CredentialEntry, EngineRun, TargetNode } from '../../harness/workflowRunner';
-import { NODE_TYPE } from '../n8n/lib/install';
+import { NODE_TYPE } from '../n8n/lib/config';
 
 const DIST = resolve(__dirname, '..', '..', 'dist');
 

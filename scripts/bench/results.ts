@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { git, measuredLine } from '../release/measured';
 import type { measuredNow } from '../release/measured';
-import { N8N_VERSION } from '../n8n/lib/install';
+import { N8N_VERSION } from '../n8n/lib/config';
 import type { BurstResult, LegResult } from './common';
 import { HTTP_REQUEST_VERSION, N8N_NODE_MODULES, RATE_LIMIT_PER_SECOND, REPO_ROOT, median, timelineText } from './common';
 import { chartsOf } from './reportLimits';

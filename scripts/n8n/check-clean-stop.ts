@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { REPO_ROOT } from './lib/install';
+import { REPO_ROOT } from './lib/config';
 import { commandLine, leftIn, RUN_TAG_ENV, Tracker, waitFor } from './lib/leftovers';
 import { cleanEnv, delay, installCleanup, spawnGroup, tail } from './lib/process';
 import type { Group } from './lib/process';

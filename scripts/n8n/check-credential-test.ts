@@ -11,8 +11,8 @@
  */
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
+import { N8N_VERSION } from './lib/config';
 import { sandboxCredential } from './lib/examples';
-import { N8N_VERSION } from './lib/install';
 import { freePort } from './lib/process';
 import { step } from './lib/stack';
 

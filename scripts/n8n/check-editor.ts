@@ -16,9 +16,9 @@ import type { Tab } from './lib/browser';
 import { Editor, inTab, isOn } from './lib/browser';
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
+import { CREDENTIAL_TYPE } from './lib/config';
 import { walkSendAndWait, walkUserPaths } from './lib/editorWalk';
 import { loadExamples, MEDIA_RECIPIENT } from './lib/examples';
-import { CREDENTIAL_TYPE } from './lib/install';
 import { newRequests, SMS_PATH, startSandbox, untilQuiet } from './lib/sandbox';
 import { step } from './lib/stack';
 

@@ -47,9 +47,10 @@ import { HUMAN_REVIEW_RESOURCE } from '../../nodes/MultiChannelNotification/acti
 import { findAnswerLink } from '../../sandbox/server';
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
+import { N8N_MAJOR, N8N_VERSION, NODE_TYPE } from './lib/config';
 import type { ExampleWorkflow } from './lib/examples';
 import { editorFromAi, manualTrigger, packageNode, toolNode, workflowFixture } from './lib/examples';
-import { installedN8nVersion, N8N_MAJOR, N8N_VERSION, NODE_TYPE } from './lib/install';
+import { installedN8nVersion } from './lib/install';
 import { FINISHED, firstJson, MANUAL_TRIGGER } from './lib/n8n';
 import type { ScriptedCall } from './lib/openaiStandIn';
 import { chatModelNode, useStandIn } from './lib/openaiStandIn';

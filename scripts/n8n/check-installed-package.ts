@@ -18,8 +18,10 @@ import { isDeepStrictEqual } from 'node:util';
 
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
+import { makeTempDir } from './lib/communityPackage';
+import { CREDENTIAL_TYPE, N8N_DIR, N8N_VERSION, NODE_TYPE, PACKAGE_NAME, REPO_ROOT } from './lib/config';
 import { loadExamples, MEDIA_RECIPIENT, runExample } from './lib/examples';
-import { CREDENTIAL_TYPE, installedN8nVersion, makeTempDir, N8N_DIR, N8N_VERSION, NODE_TYPE, PACKAGE_NAME, REPO_ROOT } from './lib/install';
+import { installedN8nVersion } from './lib/install';
 import { COMBINED_PATH, requestsTo, smsOf, WA_MESSAGE_PATH } from './lib/sandbox';
 import { step } from './lib/stack';
 

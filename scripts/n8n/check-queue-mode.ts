@@ -16,8 +16,8 @@ import { isDeepStrictEqual } from 'node:util';
 
 import type { CheckContext } from './lib/check';
 import { queueCheck, runIfMain } from './lib/check';
+import { N8N_VERSION } from './lib/config';
 import { loadExamples, packageNode, postEvents, runExample, webhookTrigger, workflowFixture } from './lib/examples';
-import { N8N_VERSION } from './lib/install';
 import type { QueueStack } from './lib/queue';
 import { countsBecome, finishedIn, queryPostgres, startedOn } from './lib/queue';
 import { requestsTo, smsOf } from './lib/sandbox';

@@ -26,9 +26,9 @@ import { isDeepStrictEqual } from 'node:util';
 
 import type { CheckContext } from './lib/check';
 import { queueCheck, runIfMain } from './lib/check';
+import { N8N_VERSION } from './lib/config';
 import type { ExampleWorkflow } from './lib/examples';
 import { noOp, packageNode, postEvents, webhookTrigger, workflowFixture } from './lib/examples';
-import { N8N_VERSION } from './lib/install';
 import { firstJson, postForm, startN8n } from './lib/n8n';
 import { stopGroup } from './lib/process';
 import type { QueueStack } from './lib/queue';

@@ -15,11 +15,11 @@ import { isDeepStrictEqual } from 'node:util';
 
 import type { Check, CheckContext } from './lib/check';
 import { queueCheck, runIfMain } from './lib/check';
+import { N8N_VERSION } from './lib/config';
 import type { ExampleWorkflow } from './lib/examples';
 import { codeItems, manualTrigger, packageNode, workflowFixture } from './lib/examples';
 import type { ExecutionSummary, N8nClient, NodeItem } from './lib/n8n';
 import { outputOf } from './lib/n8n';
-import { N8N_VERSION } from './lib/install';
 import { stopGroup } from './lib/process';
 import type { Sandbox } from './lib/sandbox';
 import { newRequests } from './lib/sandbox';

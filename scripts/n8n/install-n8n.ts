@@ -5,7 +5,8 @@
  *   npx tsx scripts/n8n/install-n8n.ts
  *   N8N_VERSION=1.123.x npx tsx scripts/n8n/install-n8n.ts
  */
-import { ensureN8n, installedN8nVersion, N8N_DIR } from './lib/install';
+import { N8N_DIR } from './lib/config';
+import { ensureN8n, installedN8nVersion } from './lib/install';
 import { elapsed, installCleanup } from './lib/process';
 
 installCleanup();

@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 
 import { ensureRunTls } from '../../sandbox/tls';
-import { N8N_VERSION } from './lib/install';
+import { N8N_VERSION } from './lib/config';
 import { OWNER } from './lib/n8n';
 import { formatTable, loadExamples, MEDIA_RECIPIENT, runExample, sandboxCredential } from './lib/examples';
 import type { ExampleResult } from './lib/examples';

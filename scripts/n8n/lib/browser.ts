@@ -11,8 +11,8 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { chromium, selectors } from 'playwright-core';
 
 import type { CheckContext } from './check';
+import { REPO_ROOT } from './config';
 import type { ExampleWorkflow } from './examples';
-import { REPO_ROOT } from './install';
 import type { N8nClient } from './n8n';
 import { OWNER } from './n8n';
 import type { RecordedRequest } from './sandbox';

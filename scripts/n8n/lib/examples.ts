@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { CREDENTIAL_TYPE, NODE_TYPE, REPO_ROOT } from './config';
 import type { CredentialFixture, ExecutionSummary, N8nClient, NodeItem } from './n8n';
 import { MANUAL_TRIGGER } from './n8n';
-import { CREDENTIAL_TYPE, NODE_TYPE, REPO_ROOT } from './install';
 import { delay } from './process';
 
 const EXAMPLES_DIR = join(REPO_ROOT, 'examples');

@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { CA_ENV, NO_TLS_MESSAGE, runTlsFiles } from '../../../sandbox/tls';
-import { N8N_BIN, N8N_DIR, N8N_MAJOR, n8nNodeBinary } from './install';
+import { N8N_BIN, N8N_DIR, N8N_MAJOR } from './config';
+import { n8nNodeBinary } from './node24';
 import type { Group } from './process';
 import { cleanEnv, delay, freePort, run, spawnGroup, whenReady } from './process';
 

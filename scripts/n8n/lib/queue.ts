@@ -13,7 +13,7 @@
 import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { makeTempDir } from './install';
+import { makeTempDir } from './communityPackage';
 import type { N8nProcess } from './n8n';
 import { startN8n } from './n8n';
 import { delay, freePort, run, spawnGroup, whenReady } from './process';

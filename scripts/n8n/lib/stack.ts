@@ -3,10 +3,11 @@
  * a fresh user folder like a community package, the sandbox credential and the examples
  * imported, n8n started, the owner set up and logged in.
  */
+import { installPackageInto, makeTempDir, packPackage } from './communityPackage';
 import { sandboxCredential } from './examples';
+import { ensureN8n } from './install';
 import type { CredentialFixture, N8nProcess } from './n8n';
 import { importFixtures, N8nClient, startN8n } from './n8n';
-import { ensureN8n, installPackageInto, makeTempDir, packPackage } from './install';
 import { elapsed, QUIET } from './process';
 import type { Sandbox } from './sandbox';
 
