@@ -2,9 +2,10 @@
  * Browser check: what a new user sees in n8n's real editor, driven by Chromium (playwright-core),
  * with screenshots for the docs. First each example's node: the fields each operation shows and
  * hides, the options that change the form (Define Components, Media Type), a step executed from
- * the panel. Then the walks of lib/editorWalk.ts, each in a fresh workflow: the user paths
+ * the panel. Then the walks, each in a fresh workflow: the user paths of lib/editorWalk.ts
  * (template text, Dry Run, quick replies, failover, several problems) and Send and Wait for
- * Response, from the node creator to the person's answer and an AI Agent's human-review step.
+ * Response in lib/sendAndWaitWalk.ts, from the node creator to the person's answer and an AI
+ * Agent's human-review step.
  * Last, the credential dialog with a service on plain http: Allow Plain HTTP off fails the test
  * naming the switch, on passes it.
  *
@@ -17,9 +18,10 @@ import { Editor, inTab, isOn } from './lib/browser';
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
 import { CREDENTIAL_TYPE } from './lib/config';
-import { walkSendAndWait, walkUserPaths } from './lib/editorWalk';
+import { walkUserPaths } from './lib/editorWalk';
 import { loadExamples, MEDIA_RECIPIENT } from './lib/examples';
 import { newRequests, SMS_PATH, startSandbox, untilQuiet } from './lib/sandbox';
+import { walkSendAndWait } from './lib/sendAndWaitWalk';
 import { step } from './lib/stack';
 
 const TEMPLATE = ['templateName', 'languageCode', 'componentsInputMode'];
