@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end checks of the package in real n8n (see docs/running-in-n8n.md), on three n8n lines,
+# End-to-end checks of the package in real n8n (see docs/end-to-end-checks.md), on three n8n lines,
 # through scripts/n8n/run-checks.ts: the single-instance checks of a version share one n8n, its
 # queue checks one queue-mode set-up, and each check passes or fails on its own.
 #   - 2.8.4 (Node 20): installed package, credential test, self-hosted service, AI agent, human
