@@ -3,11 +3,22 @@
 // (nodes/, credentials/, package.json), and eslint-plugin-n8n-nodes-base's community,
 // credentials and nodes rule sets with the same few rules the CLI turns off.
 import eslint from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesPlugin from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
 const published = ['credentials/**/*.ts', 'nodes/**/*.ts', 'index.ts', 'package.json'];
+
+// The node's folders from the ground up; each may import only the folders before it
+// (nodes/MultiChannelNotification/README.md says why). The node file comes last.
+const NODE = 'nodes/MultiChannelNotification';
+const FLOORS = ['schemas', 'helpers', 'transport', 'delivery', 'sendAndWait', 'editor', 'actions', 'MultiChannelNotification.node.ts'];
+const importDirection = FLOORS.slice(0, -1).map((floor, at) => ({
+	target: `${NODE}/${floor}`,
+	from: FLOORS.slice(at + 1).map((above) => `${NODE}/${above}`),
+	message: `${floor}/ ${at === 0 ? 'imports nothing else of the node' : `may import only ${FLOORS.slice(0, at).join(', ')}`}: see ${NODE}/README.md.`,
+}));
 
 export default tseslint.config(
 	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'coverage/**', '.stryker-tmp/**', 'reports/**', '**/*.js', '**/*.mjs'] },
@@ -32,6 +43,12 @@ export default tseslint.config(
 		...n8nCommunityNodesPlugin.configs.recommended,
 		files: published,
 		ignores: [],
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		plugins: { 'import-x': importX },
+		settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
+		rules: { 'import-x/no-restricted-paths': ['error', { zones: importDirection }] },
 	},
 	{
 		files: ['credentials/**/*.ts'],

@@ -10,9 +10,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties } from './actions/registry';
 import { router } from './actions/router';
-import { ANSWER_OUTPUT_HINT, WAITING_TOOLTIP } from './actions/shared/sendAndWait/editor';
-import { answerWebhook, answerWebhooks } from './actions/shared/sendAndWait/webhook';
-import { toolDescriptionProperties } from './helpers/tool';
+import { ANSWER_OUTPUT_HINT, WAITING_TOOLTIP } from './editor/waiting';
+import { answerWebhook, answerWebhooks } from './sendAndWait/webhook';
+import { toolDescriptionProperties } from './editor/tool';
 import { testCredential } from './transport';
 
 export class MultiChannelNotification implements INodeType {
@@ -34,7 +34,7 @@ export class MultiChannelNotification implements INodeType {
 			name: 'Multi-Channel Notification',
 		},
 		usableAsTool: true,
-		// Send and Wait for Response: the answer link's page and form (actions/shared/sendAndWait).
+		// Send and Wait for Response: the answer link's page and form (sendAndWait/).
 		webhooks: answerWebhooks,
 		// While it waits: where the question went and how to open the answer page; then the output's shape.
 		waitingNodeTooltip: WAITING_TOOLTIP,

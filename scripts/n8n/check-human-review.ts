@@ -43,7 +43,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { HUMAN_REVIEW_RESOURCE } from '../../nodes/MultiChannelNotification/actions/node.type';
+import { HUMAN_REVIEW_RESOURCE } from '../../nodes/MultiChannelNotification/helpers/resource';
 import { findAnswerLink } from '../../sandbox/server';
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';

@@ -5,8 +5,8 @@
  * N/10, a sliding one-second window — refusing the rest with 429 (Retry-After in seconds, as an
  * HTTP date, or none).
  */
-import { retryAfterMs } from '../../nodes/MultiChannelNotification/helpers/scheduler';
-import type { Attempt, Clock } from '../../nodes/MultiChannelNotification/helpers/scheduler';
+import { retryAfterMs } from '../../nodes/MultiChannelNotification/delivery/scheduler';
+import type { Attempt, Clock } from '../../nodes/MultiChannelNotification/delivery/scheduler';
 
 /** A whole second (so fixed windows line up with the clock's seconds) plus an offset, as real runs start mid-second. */
 export const EPOCH = Date.parse('2026-11-23T12:00:00Z');

@@ -5,8 +5,10 @@ import * as sendMedia from './chatMessage/sendMedia.operation';
 import * as sendTemplate from './chatMessage/sendTemplate.operation';
 import * as combinedSendAndWait from './combined/sendAndWait.operation';
 import * as sendWithFailover from './combined/sendWithFailover.operation';
-import type { NodeMap, Resource, SendOperation } from './node.type';
-import { HUMAN_REVIEW_RESOURCE, operationProperty } from './node.type';
+import type { NodeMap, Resource } from '../helpers/resource';
+import type { SendOperation } from '../delivery/operation';
+import { HUMAN_REVIEW_RESOURCE } from '../helpers/resource';
+import { operationProperty } from '../editor/operation';
 import * as smsSendAndWait from './sms/sendAndWait.operation';
 import * as send from './sms/send.operation';
 
@@ -30,7 +32,7 @@ export function operationFor(resource: string, operation: string): SendOperation
 }
 
 export const operationProperties: INodeProperties[] = [
-	// First: n8n fixes its human-review tool's Resource from the first Operation field offering Send and Wait (node.type.ts).
+	// First: n8n fixes its human-review tool's Resource from the first Operation field offering Send and Wait (helpers/resource.ts).
 	operationProperty(HUMAN_REVIEW_RESOURCE, [smsSendAndWait.option]),
 	...Object.entries(registry).flatMap(([resource, byName]) => {
 		const operations: SendOperation[] = Object.values(byName);

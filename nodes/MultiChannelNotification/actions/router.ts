@@ -2,13 +2,13 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { otherError } from '../helpers/errors';
-import { isToolRun, toolResultForError } from '../helpers/tool';
-import { resourceOf } from './node.type';
+import { isToolRun, toolResultForError } from '../delivery/toolResult';
+import { resourceOf } from '../helpers/resource';
 import { operationFor } from './registry';
-import type { Ready } from './shared/delivery';
-import { deliver, readItem } from './shared/delivery';
-import { Outcomes } from './shared/outcomes';
-import { sendAndWait } from './shared/sendAndWait/wait';
+import type { Ready } from '../delivery/delivery';
+import { deliver, readItem } from '../delivery/delivery';
+import { Outcomes } from '../delivery/outcomes';
+import { sendAndWait } from '../sendAndWait/wait';
 
 /**
  * Runs one operation over all input items in two passes: first every item is read and checked

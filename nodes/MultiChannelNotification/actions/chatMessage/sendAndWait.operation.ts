@@ -2,12 +2,13 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../helpers/errors';
-import type { OperationOption, PreparedSend } from '../node.type';
-import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
-import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
-import { answerLink, withTemplateLink } from '../shared/sendAndWait/link';
-import { templateFields } from '../shared/template/fields';
-import { readTemplateFields } from '../shared/template/read';
+import type { OperationOption, PreparedSend } from '../../delivery/operation';
+import { readPhoneNumberFormat } from '../../delivery/options';
+import { templateOptionsField } from '../../editor/options';
+import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
+import { answerLink, withTemplateLink } from '../../sendAndWait/link';
+import { templateFields } from '../../editor/template';
+import { readTemplateFields } from '../read/template';
 import { templateRequest } from './sendTemplate.operation';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,

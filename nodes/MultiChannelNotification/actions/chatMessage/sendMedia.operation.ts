@@ -6,9 +6,10 @@ import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import { parseOrThrow } from '../../helpers/validation';
 import { MEDIA_LABELS as LABELS, MEDIA_TYPES, mediaSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import type { OperationOption, PreparedSend } from '../node.type';
-import { optionsField, readPhoneNumberFormat } from '../shared/options';
-import { recipientField, senderField } from '../shared/template/fields';
+import type { OperationOption, PreparedSend } from '../../delivery/operation';
+import { optionsField } from '../../editor/options';
+import { readPhoneNumberFormat } from '../../delivery/options';
+import { recipientField, senderField } from '../../editor/template';
 
 const MEDIA_URL_EXAMPLES: Record<(typeof MEDIA_TYPES)[number], string> = {
 	image: 'https://example.com/images/photo.jpg',

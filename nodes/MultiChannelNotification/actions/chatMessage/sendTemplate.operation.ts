@@ -4,10 +4,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { parseOrThrow } from '../../helpers/validation';
 import { TEMPLATE_LABELS, templateSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import type { OperationOption, PreparedSend } from '../node.type';
-import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
-import { templateFields } from '../shared/template/fields';
-import { readTemplateFields, templatePreview } from '../shared/template/read';
+import type { OperationOption, PreparedSend } from '../../delivery/operation';
+import { readPhoneNumberFormat } from '../../delivery/options';
+import { templateOptionsField } from '../../editor/options';
+import { templateFields } from '../../editor/template';
+import { readTemplateFields, templatePreview } from '../read/template';
 
 export const option: OperationOption = { name: 'Send Template', value: 'sendTemplate', action: 'Send a template message',
 	description: 'Send an approved template message, with body parameters, header image and buttons' };

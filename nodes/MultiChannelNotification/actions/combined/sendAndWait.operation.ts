@@ -5,14 +5,16 @@ import { inputError } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';
 import { COMBINED_LABELS, combinedSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import type { OperationOption, PreparedSend } from '../node.type';
-import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
-import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../shared/phoneText';
-import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
-import { answerLink, withSmsLink, withTemplateLink } from '../shared/sendAndWait/link';
-import { readSms, smsFields } from '../shared/sms';
-import { templateFields } from '../shared/template/fields';
-import { readTemplateFields, templatePreview } from '../shared/template/read';
+import type { OperationOption, PreparedSend } from '../../delivery/operation';
+import { readPhoneNumberFormat } from '../../delivery/options';
+import { templateOptionsField } from '../../editor/options';
+import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
+import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
+import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
+import { readSms } from '../read/sms';
+import { smsFields } from '../../editor/sms';
+import { templateFields } from '../../editor/template';
+import { readTemplateFields, templatePreview } from '../read/template';
 
 // The SMS text is `message`, the field n8n's human-review tool fills in; errors name it so.
 const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'message' };

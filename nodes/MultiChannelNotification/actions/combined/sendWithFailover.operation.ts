@@ -5,12 +5,14 @@ import { parseOrThrow } from '../../helpers/validation';
 import { COMBINED_LABELS as LABELS, combinedSendSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
-import type { OperationOption, PreparedSend } from '../node.type';
-import { readPhoneNumberFormat, templateOptionsField } from '../shared/options';
-import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../shared/phoneText';
-import { readSms, smsFields } from '../shared/sms';
-import { templateFields } from '../shared/template/fields';
-import { readTemplateFields, templatePreview } from '../shared/template/read';
+import type { OperationOption, PreparedSend } from '../../delivery/operation';
+import { readPhoneNumberFormat } from '../../delivery/options';
+import { templateOptionsField } from '../../editor/options';
+import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
+import { readSms } from '../read/sms';
+import { smsFields } from '../../editor/sms';
+import { templateFields } from '../../editor/template';
+import { readTemplateFields, templatePreview } from '../read/template';
 
 const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'smsMessage' };
 

@@ -4,10 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { parseOrThrow } from '../../helpers/validation';
 import { SMS_ALLOWED_NUMBER, SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import type { OperationOption, PreparedSend } from '../node.type';
-import { optionsField, readPhoneNumberFormat } from '../shared/options';
-import { SMS_RECIPIENT_DESCRIPTION } from '../shared/phoneText';
-import { readSms, smsFields } from '../shared/sms';
+import type { OperationOption, PreparedSend } from '../../delivery/operation';
+import { optionsField } from '../../editor/options';
+import { readPhoneNumberFormat } from '../../delivery/options';
+import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
+import { readSms } from '../read/sms';
+import { smsFields } from '../../editor/sms';
 
 const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
 

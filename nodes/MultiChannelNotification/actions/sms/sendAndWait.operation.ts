@@ -4,13 +4,14 @@ import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 import { parseOrThrow } from '../../helpers/validation';
 import { SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import type { OperationOption, PreparedSend } from '../node.type';
-import { HUMAN_REVIEW_RESOURCE, shownFor } from '../node.type';
-import { readPhoneNumberFormat } from '../shared/options';
-import { SMS_RECIPIENT_DESCRIPTION } from '../shared/phoneText';
-import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../shared/sendAndWait/fields';
-import { answerLink, withSmsLink } from '../shared/sendAndWait/link';
-import { readSms, smsFields } from '../shared/sms';
+import type { OperationOption, PreparedSend } from '../../delivery/operation';
+import { HUMAN_REVIEW_RESOURCE, shownFor } from '../../helpers/resource';
+import { readPhoneNumberFormat } from '../../delivery/options';
+import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
+import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
+import { answerLink, withSmsLink } from '../../sendAndWait/link';
+import { readSms } from '../read/sms';
+import { smsFields } from '../../editor/sms';
 
 const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
 

@@ -1,5 +1,5 @@
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { HUMAN_REVIEW_RESOURCE, resourceOf } from '../../../../nodes/MultiChannelNotification/actions/node.type';
+import { HUMAN_REVIEW_RESOURCE, resourceOf } from '../../../../nodes/MultiChannelNotification/helpers/resource';
 import { operationFor, operationProperties, registry } from '../../../../nodes/MultiChannelNotification/actions/registry';
 
 describe('operation registry', () => {

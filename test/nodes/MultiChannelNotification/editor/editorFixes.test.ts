@@ -6,7 +6,7 @@ import { descriptionAsPanelHtml } from '../../../../nodes/MultiChannelNotificati
 import { titleText } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import { fieldOf } from '../../../../nodes/MultiChannelNotification/helpers/validation';
 import { resolveQuickReplyIndexes, TEMPLATE_LABELS } from '../../../../nodes/MultiChannelNotification/schemas';
-import { runSummary } from '../../../../nodes/MultiChannelNotification/actions/shared/summary';
+import { runSummary } from '../../../../nodes/MultiChannelNotification/delivery/summary';
 import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 import { templateParameters } from '../../../../harness/templateParameters';

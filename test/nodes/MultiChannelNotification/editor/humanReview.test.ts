@@ -10,8 +10,8 @@ import type { INodeParameters, INodeProperties, INodeTypeDescription } from 'n8n
 import { NodeHelpers } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { HUMAN_REVIEW_RESOURCE } from '../../../../nodes/MultiChannelNotification/actions/node.type';
-import { TOOL_DESCRIPTIONS } from '../../../../nodes/MultiChannelNotification/helpers/tool';
+import { HUMAN_REVIEW_RESOURCE } from '../../../../nodes/MultiChannelNotification/helpers/resource';
+import { TOOL_DESCRIPTIONS } from '../../../../nodes/MultiChannelNotification/editor/tool';
 import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 

@@ -9,7 +9,7 @@ import type { INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { HUMAN_REVIEW_RESOURCE } from '../../../../nodes/MultiChannelNotification/actions/node.type';
+import { HUMAN_REVIEW_RESOURCE } from '../../../../nodes/MultiChannelNotification/helpers/resource';
 import { NODE_NAME, NODE_TYPE, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 

@@ -1,0 +1,149 @@
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { Problem } from '../helpers/errors';
+import { asNodeError, inputError, problemsOf } from '../helpers/errors';
+import { paces } from './pace';
+import type { Attempt, Clock } from './scheduler';
+import { retryAfterMs, schedule } from './scheduler';
+import type { ServiceConnection } from '../transport';
+import { getConnection, makeClient, sendOnce } from '../transport';
+import { MASK } from '../transport/secrets';
+import type { PreparedSend, SendOperation } from './operation';
+import type { ItemOptions } from './options';
+import { readItemOptions, readPacing } from './options';
+import type { Outcomes } from './outcomes';
+import { mayHaveBeenDelivered, notResentError, triesOf } from './retries';
+import { releaseKeys, sendOncePerKey } from './sendOnce';
+
+/** A valid item, ready to go out. */
+export interface Ready {
+	itemIndex: number;
+	request: PreparedSend;
+	options: ItemOptions;
+}
+
+/**
+ * Reads and checks one item: its Options and its request. One error lists every problem of the
+ * item, `earlier` ones first (those its caller found, e.g. in how an answer is awaited).
+ */
+export function readItem(context: IExecuteFunctions, operation: SendOperation, itemIndex: number, earlier: Problem[] = []): Ready {
+	const problems: Problem[] = [...earlier];
+	const attempt = <T>(read: () => T): T | undefined => {
+		try {
+			return read();
+		} catch (error) {
+			if (problemsOf(error).length === 0) throw asNodeError(context.getNode(), error, itemIndex);
+			problems.push(...problemsOf(error));
+			return undefined;
+		}
+	};
+	const options = attempt(() => readItemOptions(context, itemIndex));
+	const request = attempt(() => operation.prepare.call(context, itemIndex));
+	if (options === undefined || request === undefined || problems.length > 0) throw inputError(context.getNode(), itemIndex, problems);
+	return { itemIndex, options, request };
+}
+
+/**
+ * Whole milliseconds on a clock that only moves forward (the wall clock can be stepped back or
+ * ahead by the host's time keeping): a Retry-After wait is then never cut short, nor stretched.
+ * Whole milliseconds, as the wall clock gives them: the pace's rules were tuned on whole ones.
+ */
+const realClock: Clock = { now: () => Math.floor(performance.timeOrigin + performance.now()), sleep: async (ms) => await sleep(ms) };
+
+/** What a dry run shows: the request as it would go out, the key masked. */
+function dryRunItem(connection: ServiceConnection, { request }: Ready): IDataObject {
+	return {
+		dryRun: true,
+		request: {
+			method: 'POST',
+			url: `${connection.baseUrl}${request.endpoint}`,
+			headers: { Authorization: MASK, 'Content-Type': 'application/json' },
+			body: request.body,
+		},
+		...request.extras,
+	};
+}
+
+/**
+ * Sends the valid items: dry-run items are output as requests, items whose Send Once key was
+ * already sent are skipped, the rest go through the scheduler. Results land in `outcomes`.
+ */
+export async function deliver(
+	this: IExecuteFunctions,
+	operation: SendOperation,
+	ready: Ready[],
+	outcomes: Outcomes,
+): Promise<void> {
+	let connection: ServiceConnection;
+	try {
+		connection = await getConnection.call(this);
+	} catch (error) {
+		// A credential problem concerns every item still to send: each says so.
+		for (const { itemIndex } of ready) if (outcomes.fail(itemIndex, error) === 'stop') return;
+		return;
+	}
+
+	// With Retry On Fail, what an earlier try of this run did with an item decides (see retries.ts).
+	const tries = triesOf(this);
+	const live: Ready[] = [];
+	for (const item of ready) {
+		if (item.options.dryRun) {
+			outcomes.done(item.itemIndex, dryRunItem(connection, item), 'dryRun');
+			continue;
+		}
+		const earlier = tries?.recall(item.itemIndex, item.request);
+		if (earlier === undefined) live.push(item);
+		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, 'sent');
+		else if (outcomes.fail(item.itemIndex, notResentError(this, item.itemIndex, earlier.error)) === 'stop') return;
+	}
+	const toSend = await sendOncePerKey(this, live, outcomes);
+	if (toSend.length === 0) return;
+
+	const client = makeClient.call(this, connection);
+	const delivered = new Set<number>();
+	const lastRefusal = new Map<number, NodeApiError>();
+	const attempt = async (job: number): Promise<Attempt> => {
+		const { itemIndex, request, options } = toSend[job];
+		try {
+			const result = await sendOnce.call(this, connection, client, request.endpoint, request.body, {
+				itemIndex,
+				timeout: options.timeout,
+			});
+			if (result.kind === 'rateLimited') {
+				lastRefusal.set(job, result.error);
+				return { kind: 'throttled', retryAfterMs: retryAfterMs(result.retryAfter) };
+			}
+			delivered.add(itemIndex);
+			const json = { ...result.response, ...request.extras, ...(operation.output?.(result.response) ?? {}) };
+			tries?.remember(itemIndex, request, { kind: 'delivered', json });
+			outcomes.done(itemIndex, json, 'sent');
+			return { kind: 'done' };
+		} catch (error) {
+			if (mayHaveBeenDelivered(error)) tries?.remember(itemIndex, request, { kind: 'uncertain', error });
+			return outcomes.fail(itemIndex, error) === 'stop' ? { kind: 'stop' } : { kind: 'done' };
+		}
+	};
+	const giveUp = (job: number, waitedMs: number, askedMs: number): 'done' | 'stop' => {
+		const error = lastRefusal.get(job) as NodeApiError;
+		error.description = `${error.description ?? ''} The item waited ${Math.round(waitedMs / 1000)} s in all and the service asked for ${Math.ceil(askedMs / 1000)} s more, past Options → Rate Limit Max Wait. Nothing was delivered for this item.`.trim();
+		return outcomes.fail(toSend[job].itemIndex, error) === 'stop' ? 'stop' : 'done';
+	};
+	// One pace per service (credential and Base URL), shared with every execution in this process.
+	const service = paces.use(`${connection.credential.id || connection.credential.name}\u0000${connection.baseUrl}`, realClock.now());
+	const cancel = this.getExecutionCancelSignal?.();
+	try {
+		const stats = await schedule(
+			toSend.length,
+			{ send: attempt, giveUp, cancelled: () => cancel?.aborted === true },
+			readPacing(this, toSend[0].itemIndex),
+			realClock,
+			service.pace,
+		);
+		outcomes.noteRateLimits(stats.throttled, stats.longestWaitMs ?? 0);
+	} finally {
+		service.release(realClock.now());
+		const unsent = toSend.filter((item) => item.options.dedupeKey !== '' && !delivered.has(item.itemIndex));
+		await releaseKeys(this, unsent.map((item) => item.options.dedupeKey));
+	}
+}

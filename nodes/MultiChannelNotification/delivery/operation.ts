@@ -1,0 +1,32 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { Endpoint, ServiceResponse } from '../transport';
+
+export interface PreparedSend {
+	endpoint: Endpoint;
+	body: IDataObject;
+	/** Added to the output item next to the service's answer (numbers used, preview). */
+	extras: IDataObject;
+}
+
+/**
+ * One operation: its fields, how it turns one item into a validated request (throwing a
+ * NodeOperationError naming the field when the item is invalid), and what its output adds to
+ * the service's answer. Sending is the router's job, so every item is checked before the first
+ * request goes out.
+ */
+export interface SendOperation {
+	/** How the editor lists it; an AI agent's tool is described by its action. */
+	option: OperationOption;
+	description: INodeProperties[];
+	prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend;
+	/** Fields derived from the service's answer, added to the output item. */
+	output?(response: ServiceResponse): IDataObject;
+}
+
+/** One operation as the editor lists it. */
+export interface OperationOption extends INodePropertyOptions {
+	value: string;
+	action: string;
+}
+

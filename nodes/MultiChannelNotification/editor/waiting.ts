@@ -1,0 +1,48 @@
+import type { NodeHint } from 'n8n-workflow';
+
+import { shownFor } from '../helpers/resource';
+
+/**
+ * What n8n's editor shows around a Send and Wait run: the tooltip while the execution waits, and
+ * the output hint once the answer is in. Editor texts only; no credential is ever part of them.
+ *
+ * The editor evaluates the tooltip as an expression with the node's parameters and an
+ * `$execution` of its own, but without run data (docs/send-and-wait.md, "While it waits"):
+ * - n8n 2.41 passes the waiting task's metadata in as `$execution.resumeUrl`; the node puts the
+ *   signed answer link there (wait.ts), so the tooltip links the answer page itself;
+ * - n8n 1.123 and 2.8 pass only the execution's unsigned URL, which the answer page refuses, so
+ *   the tooltip says where the link is instead.
+ * The recipient is the field as set (an expression stays one): the number the node actually sent
+ * to is in the answer's `question.recipient`.
+ */
+
+/** A parameter as written, without an expression's `=`, escaped for the tooltip's HTML. */
+const raw = (name: string) =>
+	`String($rawParameter["${name}"] || "").replace(/^=/, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")`;
+const code = (name: string) => `"<code>" + ${raw(name)} + "</code>"`;
+
+/** Resource SMS, or the human-review tool's (an SMS too). */
+const isSms = shownFor('sms').map((value) => `$parameter["resource"] === ${JSON.stringify(value)}`).join(' || ');
+
+const WHERE = [
+	`(${isSms} ? "an SMS to " + ${code('phoneNumber')}`,
+	`: $parameter["resource"] === "combined" ? "a chat message to " + ${code('to')} + ", with SMS failover to " + ${code('smsPhoneNumber')}`,
+	`: "a chat message to " + ${code('to')})`,
+].join(' ');
+
+const SIGNED = `String($execution.resumeUrl || "").includes("signature=")`;
+const OPEN_LINK = `" <a href=\\"" + String($execution.resumeUrl).replace(/"/g, "&quot;") + "\\" target=\\"_blank\\">Open the answer page</a> (the same link as in the message)."`;
+const FIND_LINK =
+	'" The answer page opens from the link in that message. n8n signs the link when the message goes out and this n8n does not hand it to the editor, so it is not shown here: to test, open it from the message itself."';
+
+export const WAITING_TOOLTIP = `={{ $parameter["operation"] !== "sendAndWait" ? "" : "Waiting for the answer to " + ${WHERE} + "." + (${SIGNED} ? ${OPEN_LINK} : ${FIND_LINK}) }}`;
+
+/** Below the output once the answer is in: what the item holds. */
+export const ANSWER_OUTPUT_HINT: NodeHint = {
+	message:
+		'Once the person has answered, the answer is in <code>data</code>, as n8n’s own Send and Wait nodes give it, and <code>question</code> says who was asked and by which message: <code>channel</code>, <code>recipient</code> (the number as sent), <code>messageId</code> and <code>requestId</code> where the service gave them. A wait that runs out of time passes its input items on instead.',
+	type: 'info',
+	location: 'outputPane',
+	whenToDisplay: 'afterExecution',
+	displayCondition: '={{ $parameter["operation"] === "sendAndWait" }}',
+};

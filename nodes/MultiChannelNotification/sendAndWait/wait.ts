@@ -1,0 +1,85 @@
+import type { IExecuteFunctions, INodeExecutionData, ITaskMetadata } from 'n8n-workflow';
+import { WAIT_INDEFINITELY } from 'n8n-workflow';
+
+import type { Problem } from '../helpers/errors';
+import type { SendOperation } from '../delivery/operation';
+import { deliver, readItem } from '../delivery/delivery';
+import type { Outcomes } from '../delivery/outcomes';
+import { readFormParameters } from './form';
+import { answerLink } from './link';
+import { questionOf, rememberQuestion } from './question';
+
+const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+
+/**
+ * Until when the execution waits (Options → Limit Wait Time, or indefinitely), and every problem
+ * of the answer's setup: a bad limit, or a Custom Form nobody could fill in. Read before anything
+ * is sent, so a message never goes out without a waiting execution that can take its answer.
+ */
+export function readWait(context: IExecuteFunctions, itemIndex: number, now = Date.now()): { waitTill: Date; problems: Problem[] } {
+	const problems =
+		context.getNodeParameter('responseType', itemIndex, 'approval') === 'customForm'
+			? readFormParameters((name, fallback) => context.getNodeParameter(name, itemIndex, fallback)).problems
+			: [];
+	const limit = context.getNodeParameter('options.limitWaitTime.values', itemIndex, {}) as Record<string, unknown>;
+	if (Object.keys(limit).length === 0) return { waitTill: WAIT_INDEFINITELY, problems };
+	const problem = (field: string, key: string, rule: string, value: unknown): Problem => ({
+		field: `Options → Limit Wait Time → ${field}`,
+		label: 'Options',
+		path: ['options', 'limitWaitTime', 'values', key],
+		rule,
+		value: JSON.stringify(value) ?? String(value),
+	});
+	if (limit.limitType === 'atSpecifiedTime') {
+		const at = new Date(String(limit.maxDateAndTime ?? ''));
+		if (!Number.isNaN(at.getTime()) && at.getTime() > now) return { waitTill: at, problems };
+		problems.push(problem('Max Date and Time', 'maxDateAndTime', 'must be a date and time in the future', limit.maxDateAndTime));
+	} else {
+		const amount = Number(limit.resumeAmount ?? 1);
+		const unit = UNIT_MS[String(limit.resumeUnit ?? 'hours')];
+		if (Number.isFinite(amount) && amount > 0 && unit !== undefined) return { waitTill: new Date(now + amount * unit), problems };
+		problems.push(
+			unit === undefined
+				? problem('Unit', 'resumeUnit', 'must be minutes, hours or days', limit.resumeUnit)
+				: problem('Amount', 'resumeAmount', 'must be a number above 0', limit.resumeAmount),
+		);
+	}
+	return { waitTill: WAIT_INDEFINITELY, problems };
+}
+
+/**
+ * Send and Wait for Response, as n8n's own nodes do it: one message for the execution (from the
+ * first item; `resource` as the router read it), then the execution waits for the answer that comes through the node's webhook
+ * (webhook.ts). Nothing waits unless the message was sent: an invalid item, a Dry Run or a failed
+ * send ends here like any other send, with nothing waiting.
+ */
+export async function sendAndWait(
+	this: IExecuteFunctions,
+	resource: string,
+	operation: SendOperation,
+	outcomes: Outcomes,
+): Promise<INodeExecutionData[][]> {
+	const itemIndex = 0;
+	let waitTill: Date;
+	try {
+		const wait = readWait(this, itemIndex);
+		waitTill = wait.waitTill;
+		const ready = readItem(this, operation, itemIndex, wait.problems);
+		await deliver.call(this, operation, [ready], outcomes);
+		if (ready.options.dryRun) return outcomes.finish();
+	} catch (error) {
+		outcomes.fail(itemIndex, error);
+		return outcomes.finish();
+	}
+	const sent = outcomes.sentItem(itemIndex);
+	if (sent === undefined) return outcomes.finish();
+	// Who was asked and by which message, for the answer's output (question.ts).
+	rememberQuestion(this, questionOf(resource, sent));
+	// n8n 2.8–2.13 check the link's signature only when asked to; 2.14 and newer always do.
+	if (typeof this.setSignatureValidationRequired === 'function') this.setSignatureValidationRequired();
+	// Newer n8n (2.41) hands a waiting task's resumeUrl to the editor's waiting tooltip (editor.ts).
+	const metadata: ITaskMetadata & { resumeUrl: string } = { resumeUrl: answerLink(this) };
+	if (typeof this.setMetadata === 'function') this.setMetadata(metadata);
+	await this.putExecutionToWait(waitTill);
+	return [this.getInputData()];
+}

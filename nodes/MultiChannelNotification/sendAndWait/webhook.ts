@@ -1,0 +1,122 @@
+import type { IBinaryKeyData, IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import type { Choice, PageBody } from './page';
+import { answerPage, PAGE_HEADERS } from './page';
+import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './constants';
+import type { UploadedFile } from './form';
+import { readFormAnswer, readFormParameters } from './form';
+import { recallQuestion } from './question';
+
+/**
+ * The answer link's two webhooks, as n8n's own send-and-wait nodes declare them: n8n serves them
+ * at /webhook-waiting/<execution>/<node id> while the execution waits for this node, checks the
+ * link's signature and the execution's state, and calls `answerWebhook`. A constant, so n8n's
+ * lint sees no webhook lifecycle to implement: these are n8n's waiting webhooks, not ones the
+ * node registers with a service.
+ */
+const waitingWebhook = (httpMethod: 'GET' | 'POST'): IWebhookDescription => ({
+	name: 'default',
+	httpMethod,
+	responseMode: 'onReceived',
+	responseData: '',
+	path: '={{ $nodeId }}',
+	restartWebhook: true,
+	isFullPath: true,
+});
+export const answerWebhooks: IWebhookDescription[] = [waitingWebhook('GET'), waitingWebhook('POST')];
+
+const TITLE = 'Your answer';
+
+interface Setup {
+	body: PageBody;
+	/** Response Form Custom Styling, for every page of a Free Text or Custom Form answer. */
+	css: string;
+}
+
+const label = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback);
+
+function setupOf(context: IWebhookFunctions): Setup {
+	const message = String(context.getNodeParameter('message', '') ?? '').trim();
+	const responseType = context.getNodeParameter('responseType', 'approval');
+	if (responseType === 'freeText' || responseType === 'customForm') {
+		const options = context.getNodeParameter('options', {}) as IDataObject;
+		const page = {
+			message,
+			title: label(options.responseFormTitle, ''),
+			description: label(options.responseFormDescription, ''),
+			buttonLabel: label(options.responseFormButtonLabel, DEFAULT_SUBMIT_LABEL),
+		};
+		const css = typeof options.responseFormCustomCss === 'string' ? options.responseFormCustomCss : '';
+		if (responseType === 'freeText') return { body: { kind: 'text', maxLength: MAX_ANSWER_CHARS, ...page }, css };
+		// Checked before the message was sent (wait.ts), so the fields are fillable here.
+		return { body: { kind: 'form', fields: readFormParameters((name, fallback) => context.getNodeParameter(name, fallback)).fields, ...page }, css };
+	}
+	const approval = context.getNodeParameter('approvalOptions.values', {}) as IDataObject;
+	const choices: Choice[] = [
+		{ field: 'approved', answer: 'true', label: label(approval.approveLabel, DEFAULT_APPROVE_LABEL), primary: true },
+	];
+	// Approve and Decline unless Approve only is chosen (fields.ts: also without Approval Options).
+	if (approval.approvalType !== 'single') {
+		choices.push({ field: 'approved', answer: 'false', label: label(approval.disapproveLabel, DEFAULT_DECLINE_LABEL), primary: false });
+	}
+	return { body: { kind: 'question', message, choices }, css: '' };
+}
+
+/** What a POST answers, or the page explaining why it was refused (the execution keeps waiting). */
+function readAnswer(
+	context: IWebhookFunctions,
+	setup: Setup,
+): { data: IDataObject; files?: Array<{ key: string; file: UploadedFile }>; said: string } | { status: number; title: string; text: string } {
+	const contentType = String(context.getRequestObject().headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	if (contentType !== (setup.body.kind === 'form' ? 'multipart/form-data' : 'application/x-www-form-urlencoded')) {
+		return { status: 415, title: 'Answer not recorded', text: 'Please answer with the buttons on the page the link opens.' };
+	}
+	const body = (context.getBodyData() ?? {}) as IDataObject;
+	if (setup.body.kind === 'text') {
+		const text = typeof body.text === 'string' ? body.text : '';
+		if (text.trim() === '') return { status: 400, title: 'Answer not recorded', text: 'The answer was empty: go back and write one.' };
+		if ([...text].length > MAX_ANSWER_CHARS) {
+			return { status: 413, title: 'Answer not recorded', text: `The answer is longer than ${MAX_ANSWER_CHARS} characters: go back and shorten it.` };
+		}
+		return { data: { text }, said: 'Your answer was recorded.' };
+	}
+	if (setup.body.kind === 'form') {
+		// n8n hands a multipart body over as { data: fields, files }.
+		const answer = readFormAnswer(setup.body.fields, (body.data ?? {}) as IDataObject, (body.files ?? {}) as Record<string, unknown>);
+		if ('problem' in answer) return { status: 400, title: 'Answer not recorded', text: `${answer.problem} Go back and correct it.` };
+		return { data: answer.data, files: answer.files, said: 'Your answer was recorded.' };
+	}
+	const choice = setup.body.kind === 'question' ? setup.body.choices.find((option) => option.answer === body.approved) : undefined;
+	if (choice === undefined) {
+		return { status: 400, title: 'Answer not recorded', text: 'That is not one of the choices: go back and press one of the buttons.' };
+	}
+	return { data: { approved: choice.answer === 'true' }, said: `Recorded: ${choice.label}` };
+}
+
+/**
+ * A GET (a person opening the link, or a link preview, an SMS scanner, a bot) only shows the
+ * page; a POST from it records the answer and resumes the execution with `{ data: … }`, the
+ * shape n8n's own send-and-wait nodes output (a Custom Form's files as the item's binary data,
+ * copied into n8n's binary data store), and `question`: who was asked, by which message.
+ */
+export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const response = this.getResponseObject();
+	const setup = setupOf(this);
+	const send = (status: number, html: string): IWebhookResponseData => {
+		response.status(status).set(PAGE_HEADERS).send(html);
+		return { noWebhookResponse: true };
+	};
+	if (this.getRequestObject().method !== 'POST') return send(200, answerPage(TITLE, setup.body, setup.css));
+	const answer = readAnswer(this, setup);
+	if ('status' in answer) return send(answer.status, answerPage(answer.title, { kind: 'notice', title: answer.title, text: answer.text }, setup.css));
+	const binary: IBinaryKeyData = {};
+	for (const { key, file } of answer.files ?? []) {
+		binary[key] = await this.nodeHelpers.copyBinaryFile(file.filepath, file.originalFilename ?? file.newFilename ?? key, file.mimetype ?? undefined);
+	}
+	send(200, answerPage('Thank you', { kind: 'notice', title: 'Thank you', text: `${answer.said}\nYou can close this page.` }, setup.css));
+	// `data` as n8n's own send-and-wait nodes output it; beside it, who was asked and by which message.
+	const question = recallQuestion(this);
+	const json: IDataObject = question === undefined ? { data: answer.data } : { data: answer.data, question: { ...question } };
+	const item = Object.keys(binary).length === 0 ? { json } : { json, binary };
+	return { noWebhookResponse: true, workflowData: [[item]] };
+}

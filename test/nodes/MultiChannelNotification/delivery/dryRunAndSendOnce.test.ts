@@ -1,0 +1,174 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+
+const sandbox = useSandbox();
+
+/** One item's worth of parameters per operation, each a request the sandbox accepts. */
+const OPERATIONS: Array<[string, INodeParameters, string]> = [
+	[
+		'Send Template',
+		{
+			resource: 'chatMessage',
+			operation: 'sendTemplate',
+			from: '+6281100000000',
+			to: '+6281234567890',
+			templateName: 'order_update',
+			bodyParameters: { parameter: [{ text: 'A-17' }] },
+		},
+		'/v1/wa/message',
+	],
+	[
+		'Send Media',
+		{
+			resource: 'chatMessage',
+			operation: 'sendMedia',
+			from: '+6281100000000',
+			to: '+6281234567890',
+			mediaType: 'document',
+			mediaUrl: 'https://cdn.example.com/invoice.pdf',
+		},
+		'/v1/wa/message',
+	],
+	['Send SMS', { resource: 'sms', operation: 'send', phoneNumber: '+6281234567890', message: 'Hi' }, '/v1/sms/notification'],
+	[
+		'Send with Failover',
+		{
+			resource: 'combined',
+			operation: 'sendWithFailover',
+			from: '+6281100000000',
+			to: '+6281234567890',
+			templateName: 'otp',
+			bodyParameters: { parameter: [{ text: '734201' }] },
+			smsPhoneNumber: '+6281234567890',
+			smsMessage: 'Your code is 734201',
+		},
+		'/v1/combined/notification/failover',
+	],
+];
+
+const withOptions = (parameters: INodeParameters, options: IDataObject): INodeParameters => ({
+	...parameters,
+	options: { ...((parameters.options as IDataObject) ?? {}), ...options } as INodeParameters,
+});
+
+describe('Dry Run', () => {
+	test.each(OPERATIONS)('%s: nothing is sent; the output holds the exact request a real send posts', async (_name, parameters, path) => {
+		sandbox().startChat('+6281234567890');
+		const dry = await runNode({
+			parameters: withOptions(parameters, { dryRun: true }),
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(dry.error).toBeUndefined();
+		expect(sandbox().requests).toHaveLength(0);
+		const [item] = dry.output ?? [];
+		expect(item.pairedItem).toEqual({ item: 0 });
+		expect(item.json).toMatchObject({
+			dryRun: true,
+			request: {
+				method: 'POST',
+				url: `${sandbox().url}${path}`,
+				headers: { Authorization: '***', 'Content-Type': 'application/json' },
+			},
+		});
+		expect(JSON.stringify(item.json)).not.toContain(sandbox().apiKey);
+
+		const real = await runNode({ parameters, credentials: credentialsFor(sandbox()) });
+		expect(real.error).toBeUndefined();
+		expect(sandbox().requests).toHaveLength(1);
+		expect((item.json.request as IDataObject).body).toEqual(JSON.parse(sandbox().requests[0].rawBody));
+	});
+
+	test('an invalid item is refused exactly as for a real send', async () => {
+		const { error } = await runNode({
+			parameters: { ...withOptions(OPERATIONS[2][1], { dryRun: true }), phoneNumber: '+6591234567' },
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toContain('+62');
+		expect(sandbox().requests).toHaveLength(0);
+	});
+});
+
+describe('Send Once Per Key', () => {
+	const bulk = (extra: IDataObject = {}): INodeParameters => ({
+		resource: 'sms',
+		operation: 'send',
+		phoneNumber: '={{ $json.phone }}',
+		message: '={{ "order " + $json.order }}',
+		options: { dedupeKey: '={{ $json.order }}', concurrency: 1, ...extra } as INodeParameters,
+	});
+	const orders = (...ids: string[]) => ids.map((order) => ({ order, phone: '+6281234567890' }));
+
+	test('running the same items twice sends each message once; the second run marks them skipped', async () => {
+		const first = await runNode({ parameters: bulk(), items: orders('A1', 'A2'), credentials: credentialsFor(sandbox()) });
+		expect(first.error).toBeUndefined();
+		expect(sandbox().deliveries()).toHaveLength(2);
+
+		const second = await runNode({ parameters: bulk(), items: orders('A1', 'A2', 'A3'), credentials: credentialsFor(sandbox()) });
+		expect(second.error).toBeUndefined();
+		expect(sandbox().deliveries()).toHaveLength(3);
+		expect(second.output?.map((item) => item.json.skipped ?? false)).toEqual([true, true, false]);
+		expect(second.output?.[0]).toEqual({
+			json: expect.objectContaining({ skipped: true, reason: 'alreadySent', dedupeKey: 'A1' }),
+			pairedItem: { item: 0 },
+		});
+	});
+
+	test('the same key twice in one run is sent once', async () => {
+		const { output } = await runNode({ parameters: bulk(), items: orders('B1', 'B1'), credentials: credentialsFor(sandbox()) });
+		expect(sandbox().deliveries()).toHaveLength(1);
+		expect(output?.[1].json).toMatchObject({ skipped: true, reason: 'sameKeyEarlierInThisRun', dedupeKey: 'B1' });
+	});
+
+	test('a failed send is not recorded: re-running sends only the item that failed', async () => {
+		// Media goes only to users who started the chat: the second recipient has not, yet.
+		const media: INodeParameters = {
+			resource: 'chatMessage',
+			operation: 'sendMedia',
+			from: '+6281100000000',
+			to: '={{ $json.phone }}',
+			mediaType: 'document',
+			mediaUrl: 'https://cdn.example.com/invoice.pdf',
+			options: { dedupeKey: '={{ $json.order }}', concurrency: 1 } as INodeParameters,
+		};
+		const items = [
+			{ order: 'C1', phone: '+6281234567890' },
+			{ order: 'C2', phone: '+6281299999999' },
+			{ order: 'C3', phone: '+6281234567890' },
+		];
+		sandbox().startChat('+6281234567890');
+		const first = await runNode({ parameters: media, items, credentials: credentialsFor(sandbox()), continueOnFail: true });
+		expect(first.output?.map((item) => (item.json.error ? 'failed' : 'sent'))).toEqual(['sent', 'failed', 'sent']);
+		const before = sandbox().requests.length;
+
+		sandbox().startChat('+6281299999999');
+		const second = await runNode({ parameters: media, items, credentials: credentialsFor(sandbox()) });
+		expect(second.error).toBeUndefined();
+		const rerun = sandbox().requests.slice(before);
+		expect(rerun.map((request) => (request.body as { to: string }).to)).toEqual(['+6281299999999']);
+		expect(second.output?.map((item) => item.json.skipped ?? false)).toEqual([true, false, true]);
+	});
+
+	test('items never attempted because the run stopped are not recorded either', async () => {
+		sandbox().injectFault({ kind: 'status', status: 500, message: 'boom' });
+		const first = await runNode({ parameters: bulk(), items: orders('D1', 'D2'), credentials: credentialsFor(sandbox()) });
+		expect(first.error?.name).toBe('NodeApiError');
+		expect(sandbox().requests).toHaveLength(1);
+
+		const second = await runNode({ parameters: bulk(), items: orders('D1', 'D2'), credentials: credentialsFor(sandbox()) });
+		expect(second.error).toBeUndefined();
+		expect(sandbox().deliveries().map((request) => (request.body as { message: string }).message)).toEqual([
+			'order D1',
+			'order D2',
+		]);
+	});
+
+	test('a dry run records nothing', async () => {
+		await runNode({ parameters: bulk({ dryRun: true }), items: orders('E1'), credentials: credentialsFor(sandbox()) });
+		const real = await runNode({ parameters: bulk(), items: orders('E1'), credentials: credentialsFor(sandbox()) });
+		expect(real.output?.[0].json.skipped).toBeUndefined();
+		expect(sandbox().deliveries()).toHaveLength(1);
+	});
+});

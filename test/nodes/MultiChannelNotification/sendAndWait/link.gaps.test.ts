@@ -1,0 +1,154 @@
+/**
+ * Where the answer link comes from on each kind of n8n: the signed resume URL where n8n signs
+ * them, n8n's plain resume URL (`$execution.resumeUrl`) plus the node's id where it does not,
+ * and a clear error where n8n gives neither.
+ */
+import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
+import { ExecuteContext } from 'n8n-core';
+
+import { answerLink, withSmsLink, withTemplateLink } from '../../../../nodes/MultiChannelNotification/sendAndWait/link';
+import { runNode } from '../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+
+/** An execute context with only what answerLink may use. */
+function contextWith(parts: { signed?: () => string; resumeUrl?: unknown }): { context: IExecuteFunctions; asked: string[] } {
+	const asked: string[] = [];
+	const context = {
+		...(parts.signed ? { getSignedResumeUrl: parts.signed } : {}),
+		evaluateExpression: (expression: string, itemIndex: number) => {
+			asked.push(`${expression} @ ${itemIndex}`);
+			return parts.resumeUrl;
+		},
+		getNode: () => ({ id: 'a1b2c3', name: 'Multi-Channel Notification' }),
+	} as unknown as IExecuteFunctions;
+	return { context, asked };
+}
+
+describe('the answer link', () => {
+	test('n8n signs links: its signed resume URL, as given', () => {
+		const { context, asked } = contextWith({
+			signed: () => 'https://n8n.example/webhook-waiting/81/a1b2c3?signature=abc',
+			resumeUrl: 'https://n8n.example/webhook-waiting/81',
+		});
+
+		expect(answerLink(context)).toBe('https://n8n.example/webhook-waiting/81/a1b2c3?signature=abc');
+		expect(asked).toEqual([]);
+	});
+
+	test('an n8n without signing: its resume URL for the execution, then the node’s id', () => {
+		const { context, asked } = contextWith({ resumeUrl: 'https://n8n.example/webhook-waiting/81' });
+
+		expect(answerLink(context)).toBe('https://n8n.example/webhook-waiting/81/a1b2c3');
+		expect(asked).toEqual(['{{ $execution.resumeUrl }} @ 0']);
+	});
+
+	test.each([
+		['an empty resume URL', ''],
+		['no resume URL', undefined],
+		['something that is not a URL', 81],
+	])('an n8n with neither (%s): an error saying Send and Wait cannot work there', (_name, resumeUrl) => {
+		const { context } = contextWith({ resumeUrl });
+
+		expect(() => answerLink(context)).toThrow(new Error('This n8n gives no resume URL, so Send and Wait for Response cannot work here'));
+	});
+});
+
+describe('through n8n’s engine, on an n8n without signing', () => {
+	const sandbox = useSandbox();
+	const SIGN = 'getSignedResumeUrl';
+	const sms: INodeParameters = { resource: 'sms', operation: 'sendAndWait', phoneNumber: '+6281234567890', message: 'Approve the refund?', options: {} };
+
+	/** Runs with n8n's context lacking the signing helper, as n8n before signed links. */
+	async function withoutSigning<T>(work: () => Promise<T>): Promise<T> {
+		let owner: object = ExecuteContext.prototype;
+		while (!Object.prototype.hasOwnProperty.call(owner, SIGN)) owner = Object.getPrototypeOf(owner) as object;
+		const offered = Object.getOwnPropertyDescriptor(owner, SIGN);
+		delete (owner as { [SIGN]?: unknown })[SIGN];
+		try {
+			return await work();
+		} finally {
+			if (offered) Object.defineProperty(owner, SIGN, offered);
+		}
+	}
+
+	test('the SMS carries n8n’s plain resume URL for this execution and node', async () => {
+		const { run, error } = await withoutSigning(async () => await runNode({ parameters: sms, credentials: credentialsFor(sandbox()) }));
+
+		expect(error).toBeUndefined();
+		expect(run.status).toBe('waiting');
+		const [, link] = (sandbox().requests[0].body as { message: string }).message.split('\n');
+		expect(link).toMatch(/^http:\/\/127\.0\.0\.1\/webhook-waiting\/\d+\/target$/);
+	});
+
+	test('and without a resume URL: the error says so, nothing is sent and nothing waits', async () => {
+		const resumeUrl = jest.spyOn(ExecuteContext.prototype, 'evaluateExpression').mockReturnValue('');
+		try {
+			const { run, error } = await withoutSigning(async () => await runNode({ parameters: sms, credentials: credentialsFor(sandbox()) }));
+
+			// The title is cut to n8n's panel width; the description keeps the whole sentence.
+			expect(error?.message).toBe('Item 0: This n8n gives no resume URL, so Send and Wait for Response cannot work…');
+			expect(error?.description).toBe('This n8n gives no resume URL, so Send and Wait for Response cannot work here');
+			expect(sandbox().requests).toHaveLength(0);
+			expect(run.waitTill).toBeUndefined();
+		} finally {
+			resumeUrl.mockRestore();
+		}
+	});
+});
+
+describe('where the link goes', () => {
+	const LINK = 'https://n8n.example/webhook-waiting/81/a1b2c3?signature=abc';
+
+	test.each([
+		['a text', 'Approve?', `Approve?\n${LINK}`],
+		['a text with spaces around it', '  Approve?  ', `  Approve?  \n${LINK}`],
+		['a blank text (stays blank, so the schema names it)', '  ', '  '],
+		['an empty text', '', ''],
+		['no text', undefined, undefined],
+		['a number (left for the schema)', 42, 42],
+	])('SMS, %s', (_name, text, expected) => {
+		expect(withSmsLink(text, LINK)).toEqual(expected);
+	});
+
+	test.each([
+		['into an empty {{2}} of the inputs', { placeholderValues: ['Budi', ''] }, 2, { placeholderValues: ['Budi', LINK] }],
+		['into {{2}} right after the inputs', { placeholderValues: ['Budi'] }, 2, { placeholderValues: ['Budi', LINK] }],
+		['into a blank {{1}}', { placeholderValues: ['  ', 'x'] }, 1, { placeholderValues: [LINK, 'x'] }],
+		['into Body Parameters when no input is used', { placeholderValues: [], bodyParameters: ['Budi'] }, 2, { placeholderValues: [], bodyParameters: ['Budi', LINK] }],
+		['into Body Parameters when neither is given', {}, 1, { bodyParameters: [LINK] }],
+	])('template, %s', (_name, candidate, position, expected) => {
+		const copy: Record<string, unknown> = JSON.parse(JSON.stringify(candidate));
+
+		expect(withTemplateLink(copy, position, LINK)).toEqual([]);
+		expect(copy).toEqual(expected);
+	});
+
+	test.each([
+		[
+			'components given as JSON',
+			{ componentsJson: [] },
+			1,
+			{ field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'needs the body given as fields: switch Components to fields, the link cannot go into JSON' },
+		],
+		['placeholder 0', {}, 0, { field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'must be a placeholder number, 1 or more', value: '0' }],
+		['placeholder 1.5', {}, 1.5, { field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'must be a placeholder number, 1 or more', value: '1.5' }],
+		['not a number', {}, NaN, { field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'must be a placeholder number, 1 or more', value: 'null' }],
+		[
+			'a placeholder that already has a value',
+			{ placeholderValues: ['Budi', 'taken'] },
+			2,
+			{ field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'is {{2}}, which already has a value: leave it empty, the answer link goes there', value: 'taken' },
+		],
+		[
+			'a gap before it',
+			{ bodyParameters: ['Budi'] },
+			3,
+			{ field: 'Link Goes Into', path: ['linkPlaceholder'], rule: 'is {{3}}, but only 1 placeholder value(s) come before it: give {{1}} … {{2}} a value first' },
+		],
+	])('template, %s: refused, the candidate unchanged', (_name, candidate, position, problem) => {
+		const copy: Record<string, unknown> = JSON.parse(JSON.stringify(candidate));
+
+		expect(withTemplateLink(copy, position, LINK)).toEqual([problem]);
+		expect(copy).toEqual(candidate);
+	});
+});

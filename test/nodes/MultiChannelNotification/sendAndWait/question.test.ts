@@ -1,0 +1,163 @@
+/**
+ * Who was asked, and by which message, from the send to the answer: the send runs through n8n's
+ * WorkflowExecute and waits; the answer goes to the node's webhook through n8n-core's own
+ * WebhookContext, built on the waiting execution's data as n8n's waiting webhooks build it. The
+ * answer's item carries `question` beside `data`, and `data` keeps n8n's send-and-wait shape.
+ */
+import type { IDataObject, INodeParameters, IRunExecutionData, IWebhookData, IWebhookFunctions, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { WebhookContext } from 'n8n-core';
+
+import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+import { HUMAN_REVIEW_RESOURCE } from '../../../../nodes/MultiChannelNotification/helpers/resource';
+import { recallQuestion } from '../../../../nodes/MultiChannelNotification/sendAndWait/question';
+import { answerWebhooks } from '../../../../nodes/MultiChannelNotification/sendAndWait/webhook';
+import { NODE_NAME, runNode } from '../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+
+const sandbox = useSandbox();
+const node = new MultiChannelNotification();
+
+const APPROVE = { approvalOptions: { values: { approvalType: 'double' } } };
+
+/**
+ * Sends and waits, then answers "approve" through n8n-core's WebhookContext on the waiting
+ * execution's data, as saved (JSON) and loaded again; `loaded` may change it first.
+ */
+async function askAndApprove(parameters: INodeParameters, loaded: (data: IRunExecutionData) => void = () => {}) {
+	const { run, error } = await runNode({ parameters: { ...parameters, ...APPROVE }, credentials: credentialsFor(sandbox()) });
+	expect(error).toBeUndefined();
+	expect(run.status).toBe('waiting');
+	// What n8n saves and loads again: the execution's data as JSON.
+	const saved = JSON.parse(JSON.stringify(run.data)) as IRunExecutionData;
+	loaded(saved);
+	const waiting = saved.executionData?.nodeExecutionStack[0]?.node;
+	expect(waiting?.name).toBe(NODE_NAME);
+	const workflow = new Workflow({
+		id: 'harness',
+		nodes: [waiting!],
+		connections: {},
+		active: false,
+		nodeTypes: {
+			getByName: () => node,
+			getByNameAndVersion: () => NodeHelpers.getVersionedNodeType(node, 1),
+			getKnownTypes: () => ({}),
+		},
+	});
+	const page = { status: 0 };
+	const response = {
+		status: (code: number) => ((page.status = code), response),
+		set: () => response,
+		send: () => response,
+	};
+	const additionalData = {
+		executionId: '1',
+		httpRequest: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: { approved: 'true' } },
+		httpResponse: response,
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const webhookData = { webhookDescription: answerWebhooks[1], node: NODE_NAME, httpMethod: 'POST', path: waiting!.id } as unknown as IWebhookData;
+	const context = new WebhookContext(workflow, waiting!, additionalData, 'webhook', webhookData, [], saved);
+	const result = await node.webhook.call(context);
+	expect(page.status).toBe(200);
+	return result.workflowData?.[0]?.[0]?.json as IDataObject;
+}
+
+/** The service's answer to the one request the test sent. */
+const answered = () => (sandbox().deliveries()[0].response as { data: IDataObject }).data;
+
+test('SMS: the number as sent (a local 0812… normalised), the SMS id and request id', async () => {
+	const json = await askAndApprove({ resource: 'sms', operation: 'sendAndWait', phoneNumber: '0812-3456-7890', message: 'Approve?', options: {} });
+
+	expect((sandbox().deliveries()[0].body as IDataObject).phone_number).toBe('+6281234567890');
+	const { id, request_id } = answered();
+	expect(json).toEqual({
+		data: { approved: true },
+		question: { channel: 'sms', recipient: '+6281234567890', messageId: String(id), requestId: String(request_id) },
+	});
+});
+
+test("the human-review tool's Resource is an SMS: the reviewer's number as sent", async () => {
+	const json = await askAndApprove({ resource: HUMAN_REVIEW_RESOURCE, operation: 'sendAndWait', phoneNumber: '0813 1111 2222', message: 'Approve?', options: {} });
+
+	expect(json.question).toEqual(expect.objectContaining({ channel: 'sms', recipient: '+6281311112222' }));
+});
+
+test('Chat template: To as sent and the message id', async () => {
+	const json = await askAndApprove({
+		resource: 'chatMessage',
+		operation: 'sendAndWait',
+		from: '+6281100000000',
+		to: '0812 3456 7890',
+		templateName: 'refund_approval',
+		languageCode: 'id',
+		templateContent: 'Approve the refund here: {{1}}',
+		linkPlaceholder: 1,
+		message: 'Approve?',
+		options: {},
+	});
+
+	expect(json).toEqual({ data: { approved: true }, question: { channel: 'chat', recipient: '+6281234567890', messageId: String(answered().id) } });
+});
+
+test('Chat with SMS failover: both numbers as sent and the request id', async () => {
+	const json = await askAndApprove({
+		resource: 'combined',
+		operation: 'sendAndWait',
+		from: '+6281100000000',
+		to: '+6281234567890',
+		smsPhoneNumber: '0813 0000 1111',
+		templateName: 'refund_approval',
+		languageCode: 'id',
+		templateContent: 'Approve the refund here: {{1}}',
+		linkPlaceholder: 1,
+		message: 'Approve?',
+		options: {},
+	});
+
+	expect(json).toEqual({
+		data: { approved: true },
+		question: { channel: 'chatWithSmsFailover', recipient: '+6281234567890', smsRecipient: '+6281300001111', requestId: String(answered().request_id) },
+	});
+});
+
+test('a message sent before the node kept who was asked: the answer still resumes, with `data` alone', async () => {
+	const sms = { resource: 'sms', operation: 'sendAndWait', phoneNumber: '+6281234567890', message: 'Approve?', options: {} };
+	const json = await askAndApprove(sms, (data) => {
+		expect(data.executionData?.contextData[`node:${NODE_NAME}`]).toBeDefined();
+		data.executionData!.contextData = {};
+	});
+
+	expect(json).toEqual({ data: { approved: true } });
+});
+
+describe('reading it back, whatever the n8n', () => {
+	const stored = JSON.stringify({ channel: 'sms', recipient: '+6281234567890', messageId: 'm-1' });
+	const fake = (parts: object) => ({ getNode: () => ({ name: NODE_NAME }), logger: { warn: jest.fn() }, ...parts }) as unknown as IWebhookFunctions;
+
+	test('an n8n that gives the webhook the node’s context: read from it, no expression evaluated', () => {
+		const evaluateExpression = jest.fn();
+		const question = recallQuestion(fake({ getContext: () => ({ sendAndWaitQuestion: stored }), evaluateExpression }));
+
+		expect(question).toEqual({ channel: 'sms', recipient: '+6281234567890', messageId: 'm-1' });
+		expect(evaluateExpression).not.toHaveBeenCalled();
+	});
+
+	test('the engine refuses the expression: logged, and the answer goes on without it', () => {
+		const context = fake({ evaluateExpression: () => { throw new Error('no execution data'); } });
+
+		expect(recallQuestion(context)).toBeUndefined();
+		expect(context.logger.warn).toHaveBeenCalledWith(expect.stringContaining('could not read who was asked'));
+	});
+
+	test('a node name with expression brackets is never written into an expression', () => {
+		const evaluateExpression = jest.fn(() => stored);
+		expect(recallQuestion(fake({ getNode: () => ({ name: 'Ask {{ boss }}' }), evaluateExpression }))).toBeUndefined();
+		expect(evaluateExpression).not.toHaveBeenCalled();
+	});
+
+	test('anything else stored there is not output', () => {
+		for (const value of ['{"channel":"fax","recipient":"+1"}', '{"channel":"sms"}', 'not json', 42]) {
+			expect(recallQuestion(fake({ getContext: () => ({ sendAndWaitQuestion: value }) }))).toBeUndefined();
+		}
+	});
+});

@@ -1,0 +1,92 @@
+/**
+ * The answer link's signature check. n8n 1.123.x and 2.8–2.13 check the signature of a waiting
+ * execution's link only when the node asks for it (`setSignatureValidationRequired`); without
+ * the call anyone who can guess an execution id and node id could answer. The n8n-core these
+ * tests run on (2.8) offers the call, so each send-and-wait operation must make it; an n8n that
+ * does not offer it still gets its message sent and its execution waiting.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+import { ExecuteContext } from 'n8n-core';
+
+import { runNode } from '../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+
+const sandbox = useSandbox();
+
+/** The context n8n gives a node's execute(); the call is inherited from a base class. */
+const CALL = 'setSignatureValidationRequired';
+
+const TEMPLATE: INodeParameters = {
+	operation: 'sendAndWait',
+	from: '+6281100000000',
+	to: '+6281234567890',
+	templateName: 'refund_approval',
+	languageCode: 'id',
+	templateContent: 'Hi {{1}}, approve the refund here: {{2}}',
+	placeholder1: 'Budi',
+	linkPlaceholder: 2,
+	message: 'Approve the refund for order 42?',
+	options: {},
+};
+
+const OPERATIONS: Array<[string, INodeParameters]> = [
+	['SMS', { resource: 'sms', operation: 'sendAndWait', phoneNumber: '+6281234567890', message: 'Approve the refund?', options: {} }],
+	['Chat Message', { ...TEMPLATE, resource: 'chatMessage' }],
+	['Send with Failover', { ...TEMPLATE, resource: 'combined', smsPhoneNumber: '+6281234567890' }],
+];
+
+describe('the answer link’s signature check, on an n8n that offers it', () => {
+	test('n8n-core here offers the call (else the tests below prove nothing)', () => {
+		expect(typeof ExecuteContext.prototype[CALL]).toBe('function');
+	});
+
+	test.each(OPERATIONS)('%s → Send and Wait: the waiting execution requires the signature', async (_name, parameters) => {
+		const asked = jest.spyOn(ExecuteContext.prototype, CALL);
+		try {
+			const { run, error } = await runNode({ parameters, credentials: credentialsFor(sandbox()) });
+
+			expect(error).toBeUndefined();
+			expect(run.status).toBe('waiting');
+			expect(asked).toHaveBeenCalledTimes(1);
+			expect(run.data.validateSignature).toBe(true);
+		} finally {
+			asked.mockRestore();
+		}
+	});
+
+	test.each([
+		['an invalid item', { phoneNumber: '+14155550100' }],
+		['a Dry Run', { options: { dryRun: true } }],
+	])('%s: nothing waits, so nothing is asked', async (_name, change) => {
+		const asked = jest.spyOn(ExecuteContext.prototype, CALL);
+		try {
+			const { run } = await runNode({ parameters: { ...OPERATIONS[0][1], ...change }, credentials: credentialsFor(sandbox()) });
+
+			expect(run.waitTill).toBeUndefined();
+			expect(asked).not.toHaveBeenCalled();
+			expect(run.data.validateSignature).toBeUndefined();
+		} finally {
+			asked.mockRestore();
+		}
+	});
+});
+
+describe('on an n8n without the call (1.x before 1.123, or a context that lacks it)', () => {
+	test('the message still goes out and the execution waits', async () => {
+		let owner: object = ExecuteContext.prototype;
+		while (!Object.prototype.hasOwnProperty.call(owner, CALL)) owner = Object.getPrototypeOf(owner) as object;
+		const offered = Object.getOwnPropertyDescriptor(owner, CALL);
+		delete (owner as { [CALL]?: unknown })[CALL];
+		try {
+			expect(CALL in ExecuteContext.prototype).toBe(false);
+			const { run, error } = await runNode({ parameters: OPERATIONS[0][1], credentials: credentialsFor(sandbox()) });
+
+			expect(error).toBeUndefined();
+			expect(sandbox().deliveries()).toHaveLength(1);
+			expect(run.status).toBe('waiting');
+			expect(run.data.validateSignature).toBeUndefined();
+		} finally {
+			if (offered) Object.defineProperty(owner, CALL, offered);
+		}
+	});
+});
