@@ -3,19 +3,13 @@
  * met or missed in this run; the rate-limited legs (reportLimits.ts); throughput beside n8n's HTTP
  * Request node and a raw keep-alive client; memory. Every figure comes from the results it is given.
  */
-import type { BurstResult, LegKind, LegResult, ServiceSpec } from './common';
+import type { BurstResult, LegKind, LegResult, Measured } from './common';
 import { median } from './common';
 import type { Goal } from './format';
 import { against, failed, goalTable, int, ratio, secs, table } from './format';
-import { bulkTable, burstTable, chartsOf, limitGoals, limitsSection, versusHttpRows, versusHttpSummary } from './reportLimits';
-import type { Facts } from './results';
-
-/** A leg's result with its sandbox: `rateLimit` set for the legs against the rate-limited one. */
-export interface Measured {
-	latencyMs: number;
-	rateLimit?: ServiceSpec['rateLimit'];
-	result: LegResult;
-}
+import { CHARTS_PAGE, chartsOf } from './reportCharts';
+import { bulkTable, burstTable, limitGoals, limitsSection, versusHttpRows, versusHttpSummary } from './reportLimits';
+import type { Facts } from './facts';
 
 /** The package's own speed and memory goals (worded in speedGoals). */
 const GOALS = { defaultsVsHttpAt0: 1, defaultsVsHttpAt100: 0.8, rssGrowthMb: 150 };
@@ -192,8 +186,8 @@ ${limitsSection(measured, bursts, facts)}
 ${sections.map(([title, text, figures]) => `## ${title}\n\n${text ? `${text}\n\n` : ''}${figures}\n`).join('\n')}
 ## Reproduce
 
-\`npm run bench\` builds the package, installs n8n into \`.cache/\` if missing, measures everything and rewrites this file, its charts and
-BENCHMARKS.json. \`npm run bench -- --quick\` is a smaller smoke run that writes only \`.cache/bench/\`;
+\`npm run bench\` builds the package, installs n8n into \`.cache/\` if missing, measures everything and rewrites this file, its charts
+(and their page, ${CHARTS_PAGE}) and BENCHMARKS.json. \`npm run bench -- --quick\` is a smaller smoke run that writes only \`.cache/bench/\`;
 \`npx tsx scripts/bench/run.ts --render\` rewrites this file and its charts from BENCHMARKS.json.
 `;
 	return { console: consoleText, markdown };

@@ -1,102 +1,17 @@
 /**
  * The rate-limited part of the bench's report: the bulk legs (one execution of many items, three
  * limiter shapes × three Retry-After styles) and the burst legs (one-item executions through real
- * n8n's production webhooks), with their goals, tables and charts, and a burst's console line.
+ * n8n's production webhooks), with their goals and tables, the comparison with n8n's HTTP Request
+ * node, and a burst's console line. Their charts are in reportCharts.ts.
  */
-import { timelineChart } from './chart';
-import type { BurstResult, BurstSpec, LimiterShape, RetryAfterStyle, SecondCount } from './common';
-import { HTTP_RETRY, timelineText } from './common';
+import type { BurstResult, BurstSpec, Measured } from './common';
+import { timelineText } from './common';
+import type { Facts } from './facts';
 import type { Goal } from './format';
 import { against, failed, int, ratio, secs, table } from './format';
-import type { Measured } from './report';
-import type { Facts } from './results';
-
-/**
- * The package's goals for this node at its defaults under a rate limit: time within a multiple of
- * the ideal, 429s per delivered message. In one process it keeps close to the limit; queue mode's
- * workers, each pacing on its own, within 1.15× and 0.05.
- */
-const GOALS = {
-	bulk: { ideal: 1.05, refusedPerMessage: 0.02 },
-	burst: { regular: { ideal: 1.05, refusedPerMessage: 0.02 }, queue: { ideal: 1.15, refusedPerMessage: 0.05 } },
-};
-
-const SHAPES: Record<LimiterShape, string> = { fixedWindow: 'fixed 1 s window', tokenBucket: 'token bucket holding N/10', slidingWindow: 'sliding 1 s window' };
-const STYLES: Record<RetryAfterStyle, string> = { seconds: 'in seconds', date: 'as an HTTP date', none: 'absent' };
-const CLIENTS: Record<BurstResult['client'], string> = {
-	node: 'this node, defaults',
-	httpNode: `HTTP Request node, Retry On Fail (${HTTP_RETRY.maxTries} tries, ${HTTP_RETRY.waitBetweenTries / 1000} s apart)`,
-};
-
-/** One run against a limit, bulk or burst, as its table row, goals and chart see it. */
-interface Outcome {
-	/** What ran against which limit: a chart's title, the subject of a goal. */
-	leg: string;
-	/** The leg's limiter (bulk) or n8n set-up (bursts), for the table. */
-	where: string;
-	client: string;
-	/** The node's executionTime (bulk) or first to last delivery (bursts); undefined when the run gave no figures. */
-	seconds?: number;
-	/** The service's limit, requests a second (undefined: none), and the run's items or executions. */
-	limit?: number;
-	count: number;
-	delivered: number;
-	refused: number;
-	twice: number;
-	/** Items that failed (bulk) or webhook calls not answered 200 (bursts), and what they were. */
-	failed: number;
-	failedNote: string;
-	timeline?: SecondCount[];
-	/** Set for this node at its defaults: the package's goals on this leg. */
-	goal?: { ideal: number; refusedPerMessage?: number };
-	problem?: string;
-}
-
-/** Items ÷ the limit: the least time the service allows (none without a limit). */
-const ideal = (o: Outcome) => (o.limit === undefined ? undefined : o.count / o.limit);
-const perDelivered = (o: Outcome) => (o.delivered ? o.refused / o.delivered : Infinity);
-const lossless = (o: Outcome) => !o.problem && o.delivered === o.count && o.twice === 0 && o.failed === 0;
-
-function bulkOutcome(m: Measured): Outcome {
-	const rep = m.result.reps[0];
-	const { perSecond, shape, retryAfter } = m.rateLimit as NonNullable<Measured['rateLimit']>;
-	const where = `${SHAPES[shape]}, Retry-After ${STYLES[retryAfter]}`;
-	const node = m.result.spec.kind === 'node';
-	return {
-		leg: `${int(m.result.spec.items)} items in one execution, ${perSecond}/s, ${where}`,
-		where,
-		client: node ? 'this node, defaults' : 'HTTP Request node, defaults',
-		seconds: rep && rep.ms / 1000,
-		limit: perSecond, count: m.result.spec.items, delivered: rep?.delivered ?? 0, refused: rep?.rateLimited ?? 0, twice: rep?.duplicates ?? 0,
-		failed: rep?.failedItems ?? 0,
-		failedNote: rep?.runError ? ` (the run failed: "${rep.runError.split('\n')[0]}")` : '',
-		timeline: rep?.timeline,
-		goal: node ? GOALS.bulk : undefined,
-		problem: m.result.problem,
-	};
-}
-
-function burstOutcome(r: BurstResult): Outcome {
-	const { events, perSecond, mode, workers = 2, workerConcurrency, shape = 'fixedWindow', bucket } = r.spec;
-	const where = mode === 'queue' ? `queue mode, main + ${workers} workers (concurrency ${workerConcurrency ?? "n8n's default"})` : 'one n8n process';
-	const limit = perSecond === undefined ? 'no limit' : `${perSecond}/s, ${bucket ? `token bucket holding ${bucket}` : SHAPES[shape]}`;
-	const notOk = Object.entries(r.webhookStatuses).filter(([status]) => status !== '200');
-	const notOkText = notOk.map(([status, n]) => `${int(n)} × ${status === '0' ? 'no answer' : `HTTP ${status}`}`).join(', ');
-	return {
-		leg: `${int(events)} one-item executions at once, ${where}, ${limit}`,
-		where: `${where}, ${limit}`,
-		client: CLIENTS[r.client],
-		seconds: r.problem ? undefined : r.firstToLastMs / 1000,
-		limit: perSecond, count: events, delivered: r.delivered, refused: r.rateLimited, twice: r.twice,
-		failed: notOk.reduce((sum, [, n]) => sum + n, 0),
-		failedNote: notOk.length ? ` (${notOkText})` : '',
-		timeline: r.timeline,
-		goal: r.client === 'node' && perSecond !== undefined ? GOALS.burst[mode] : undefined,
-		problem: r.problem,
-	};
-}
-
-const bulkOutcomes = (measured: Measured[]) => measured.filter((m) => m.rateLimit).map(bulkOutcome);
+import type { Outcome } from './outcomes';
+import { bulkOutcomes, burstOutcome, CLIENTS, ideal, lossless, perDelivered, STYLES } from './outcomes';
+import { CHARTS_PAGE } from './reportCharts';
 
 const COLUMNS = ['Client', 'Time', 'Ideal', '÷ ideal', '429s', '429s per delivered', 'Delivered', 'Twice', 'Failed'];
 
@@ -127,23 +42,6 @@ export function limitGoals(measured: Measured[], bursts: BurstResult[]): Goal[] 
 		const refused = `${o.leg}: ≤ ${o.goal.refusedPerMessage} × 429 per delivered message`;
 		return [...goals, { goal: refused, run: `${perDelivered(o).toFixed(3)} (${int(o.refused)} × 429)`, ...against(perDelivered(o), o.goal.refusedPerMessage, true) }];
 	});
-}
-
-/** The date, machine and n8n release of the run, under each chart and above them in BENCHMARKS.md. */
-const runLabel = (facts: Facts) => `Run of ${facts.date.slice(0, 10)} on ${facts.cpuModel}, ${facts.cores} cores; n8n ${facts.n8n}`;
-
-/** One chart per rate-limited leg: each client measured against that limit, side by side; `file` from the repository root. */
-export function chartsOf(measured: Measured[], bursts: BurstResult[], facts: Facts) {
-	const legs = new Map<string, Outcome[]>();
-	for (const o of [...bulkOutcomes(measured), ...bursts.map(burstOutcome)]) {
-		if (o.timeline?.length && o.limit !== undefined) legs.set(o.leg, [...(legs.get(o.leg) ?? []), o]);
-	}
-	return [...legs].map(([leg, runs]) => ({
-		file: `docs/images/bench/${leg.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.svg`,
-		title: leg,
-		clients: runs.length,
-		svg: timelineChart(leg, runLabel(facts), runs[0].limit ?? 0, runs.map((o) => ({ name: o.client, timeline: o.timeline ?? [] }))),
-	}));
 }
 
 /** One client's run against a limit in a few words: delivered, failed, 429s, time. */
@@ -219,11 +117,10 @@ function queueCost(bursts: BurstResult[]): string {
 	return `\n\nn8n's queue by itself (the rows with no limit): first to last delivery ran at ${[span('node'), span('httpNode')].filter(Boolean).join(' and ')}, ${verdict}.`;
 }
 
-/** BENCHMARKS.md's section on rate limits: what the legs do, their tables and charts. */
+/** BENCHMARKS.md's section on rate limits: what the legs do, their tables, and where their charts are. */
 export function limitsSection(measured: Measured[], bursts: BurstResult[], facts: Facts): string {
 	const bulk = bulkOutcomes(measured)[0];
 	const burst = bursts[0]?.spec;
-	const charts = chartsOf(measured, bursts, facts).map((chart) => `![${chart.title}](${chart.file})`);
 	return `## Rate limits
 
 This node at its defaults (no Concurrency set) starts with ${facts.adaptive.initial} requests in flight and adapts up to ${facts.adaptive.ceiling}; after a 429 it
@@ -250,9 +147,6 @@ ${burstTable(bursts)}
 
 ### Per second: admitted and refused (429)
 
-${runLabel(facts)}. Counted at the sandbox from each run's first request (each second's counts are in
-BENCHMARKS.json); the dashed line is the service's limit.
-
-${charts.join('\n\n')}
+One chart per rate-limited leg, each client's requests admitted and refused in each second: [${CHARTS_PAGE}](${CHARTS_PAGE}).
 `;
 }

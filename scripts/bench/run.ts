@@ -16,11 +16,11 @@ import { measuredNow } from '../release/measured';
 import { ensureN8n } from '../n8n/lib/install';
 import { QUIET } from '../n8n/lib/process';
 import { LIMITER_SHAPES, RETRY_AFTER_STYLES } from '../../sandbox/rateLimit';
-import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, LegSpec, ServiceSpec } from './common';
+import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, LegSpec, Measured, ServiceSpec } from './common';
 import { RATE_LIMIT_PER_SECOND, errorText, forkTs, nextMessage, useTempN8nFolder } from './common';
-import type { Measured } from './report';
+import { machineFacts } from './facts';
 import { burstLine, failedBurst } from './reportLimits';
-import { machineFacts, render, resultText, save } from './results';
+import { render, resultText, save } from './results';
 
 /** The sandboxes, in order: answering at once, holding each answer 100 ms, and rate limited in each shape × Retry-After style. */
 const SERVICES: ServiceSpec[] = [
@@ -66,7 +66,7 @@ const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--onl
  * .cache/bench/only.*.
  */
 const NODE_ONLY = process.argv.includes('--node-only');
-/** `--render`: no measuring; rewrites BENCHMARKS.md from the last full run's BENCHMARKS.json. */
+/** `--render`: no measuring; rewrites BENCHMARKS.md, its charts and their page from the last full run's BENCHMARKS.json. */
 const RENDER = process.argv.includes('--render');
 const REPS = QUICK ? 1 : 3;
 /** Timed runs of the legs a pacing target compares (2,000 items): a 1-2 s run is noisy here. */

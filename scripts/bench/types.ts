@@ -1,7 +1,7 @@
 /**
  * The shape of the bench's raw results (BENCHMARKS.json, .cache/bench/*.json): what each leg was
  * and what it measured. What a run or a memory run gives is typed where it is measured (leg.ts),
- * the machine's facts in results.ts.
+ * the machine's facts in facts.ts.
  */
 import type { LimiterShape, RetryAfterStyle } from '../../sandbox/rateLimit';
 import type { MemoryResult, RepResult } from './leg';
@@ -94,4 +94,11 @@ export interface LegResult {
 	memory?: MemoryResult;
 	/** Set when a rep failed or the sandbox saw something other than one delivery per item. */
 	problem?: string;
+}
+
+/** A leg's result with its sandbox: `rateLimit` set for the legs against the rate-limited one. */
+export interface Measured {
+	latencyMs: number;
+	rateLimit?: ServiceSpec['rateLimit'];
+	result: LegResult;
 }
