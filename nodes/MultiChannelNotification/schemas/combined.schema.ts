@@ -2,8 +2,9 @@ import { z } from 'zod/v4';
 
 import type { FieldLabels } from './common';
 import { SMS_ALLOWED_NUMBER, SMS_COUNTRY_RULE, smsPhoneNumberWith } from './common';
-import { smsFields } from './sms.schema';
-import { TEMPLATE_LABELS, templateFields, toTemplateMessage, withListLengths } from './template.schema';
+import { smsInputShape } from './sms.schema';
+import { TEMPLATE_LABELS, toTemplateMessage } from './template.schema';
+import { templateInputShape, withListLengths } from './templateInput';
 import { templateChecks } from './templateChecks';
 
 /**
@@ -25,9 +26,9 @@ export const combinedSendSchema = z
 	.preprocess(
 		withListLengths,
 		z.object({
-			...templateFields,
+			...templateInputShape,
 			smsPhoneNumber: smsPhoneNumberWith(FAILOVER_SMS_COUNTRY_RULE),
-			smsMessage: smsFields.message,
+			smsMessage: smsInputShape.message,
 		}),
 	)
 	.check(templateChecks)

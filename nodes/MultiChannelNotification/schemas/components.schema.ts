@@ -155,42 +155,39 @@ function parseComponents(raw: unknown, ctx: Context): unknown {
 	}
 }
 
-export const componentsJsonSchema = z.unknown().transform((raw, ctx) => {
+/** Components (JSON) as a list, the spec's defaults filled in; undefined once it is refused. */
+function componentList(raw: unknown, ctx: Context): unknown[] | undefined {
 	const components = withComponentDefaults(parseComponents(raw, ctx));
-	if (components === z.NEVER) return z.NEVER;
+	if (components === z.NEVER) return undefined;
 	if (!Array.isArray(components)) {
 		ctx.addIssue({ code: 'custom', input: components, message: 'must be a list (JSON array) of components' });
-		return z.NEVER;
+		return undefined;
 	}
-	const counts: Record<ComponentKind, number> = { header: 0, body: 0, quickReply: 0, url: 0 };
-	const buttons: Array<{ quickReply: boolean; index: unknown; path: Path }> = [];
-	components.forEach((component: unknown, position) => {
-		if (!isObject(component)) {
-			ctx.addIssue({ code: 'custom', path: [position], input: component, message: 'must be a component object' });
-			return;
-		}
-		const kind = componentKind(component);
-		if (kind === undefined) {
-			const button = component.type === 'button';
-			ctx.addIssue({
-				code: 'custom',
-				path: [position, button ? 'sub_type' : 'type'],
-				input: button ? component.sub_type : component.type,
-				message: button ? 'must be "quick_reply" or "url" for a button component' : 'must be "header", "body" or "button"',
-			});
-			return;
-		}
-		counts[kind] += 1;
-		const parsed = schemaByKind[kind].safeParse(component, { reportInput: true });
-		if (!parsed.success) {
-			for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [position, ...issue.path] });
-		}
-		if (kind === 'quickReply' || kind === 'url') {
-			buttons.push({ quickReply: kind === 'quickReply', index: component.index, path: [position] });
-		}
-	});
-	checkButtons(ctx, buttons, []);
-	// Spec rule 1: the body component is required.
+	return components;
+}
+
+/** One component checked against its kind's schema; its kind, or undefined when it has none. */
+function checkComponent(component: JsonObject, position: number, ctx: Context): ComponentKind | undefined {
+	const kind = componentKind(component);
+	if (kind === undefined) {
+		const button = component.type === 'button';
+		ctx.addIssue({
+			code: 'custom',
+			path: [position, button ? 'sub_type' : 'type'],
+			input: button ? component.sub_type : component.type,
+			message: button ? 'must be "quick_reply" or "url" for a button component' : 'must be "header", "body" or "button"',
+		});
+		return undefined;
+	}
+	const parsed = schemaByKind[kind].safeParse(component, { reportInput: true });
+	if (!parsed.success) {
+		for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [position, ...issue.path] });
+	}
+	return kind;
+}
+
+/** Spec rule 1: exactly one body component; and at most one header. */
+function checkComponentCounts(counts: Record<ComponentKind, number>, components: unknown[], ctx: Context): void {
 	if (counts.body !== 1) {
 		ctx.addIssue({
 			code: 'custom',
@@ -208,5 +205,26 @@ export const componentsJsonSchema = z.unknown().transform((raw, ctx) => {
 			message: `must include at most one header component (got ${counts.header})`,
 		});
 	}
+}
+
+export const componentsJsonSchema = z.unknown().transform((raw, ctx) => {
+	const components = componentList(raw, ctx);
+	if (components === undefined) return z.NEVER;
+	const counts: Record<ComponentKind, number> = { header: 0, body: 0, quickReply: 0, url: 0 };
+	const buttons: Array<{ quickReply: boolean; index: unknown; path: Path }> = [];
+	components.forEach((component: unknown, position) => {
+		if (!isObject(component)) {
+			ctx.addIssue({ code: 'custom', path: [position], input: component, message: 'must be a component object' });
+			return;
+		}
+		const kind = checkComponent(component, position, ctx);
+		if (kind === undefined) return;
+		counts[kind] += 1;
+		if (kind === 'quickReply' || kind === 'url') {
+			buttons.push({ quickReply: kind === 'quickReply', index: component.index, path: [position] });
+		}
+	});
+	checkButtons(ctx, buttons, []);
+	checkComponentCounts(counts, components, ctx);
 	return components as TemplateComponent[];
 });

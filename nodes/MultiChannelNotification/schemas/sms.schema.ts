@@ -14,8 +14,8 @@ export const SMS_LABELS = {
 	message: { label: 'Message' },
 } satisfies FieldLabels;
 
-export const smsFields = { phoneNumber: smsPhoneNumber, message: requiredText };
+export const smsInputShape = { phoneNumber: smsPhoneNumber, message: requiredText };
 
 export const smsSendSchema = z
-	.object(smsFields)
+	.object(smsInputShape)
 	.transform(({ phoneNumber, message }) => ({ phone_number: phoneNumber, message }));

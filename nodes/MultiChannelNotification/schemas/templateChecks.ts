@@ -2,7 +2,7 @@ import { z } from 'zod/v4';
 
 import type { Context } from './components.schema';
 import { checkButtons, isObject, NEXT_FREE_INDEX, QUICK_REPLY_INDEXES } from './components.schema';
-import type { TemplateInput } from './template.schema';
+import type { TemplateInput } from './templateInput';
 
 /**
  * The rules of a template send that span several fields (spec: placeholders and body

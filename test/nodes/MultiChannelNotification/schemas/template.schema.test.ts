@@ -6,7 +6,7 @@
  */
 import type { FieldLabel } from '../../../../nodes/MultiChannelNotification/schemas';
 import { TEMPLATE_LABELS, templateSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
-import { withListLengths } from '../../../../nodes/MultiChannelNotification/schemas/template.schema';
+import { withListLengths } from '../../../../nodes/MultiChannelNotification/schemas/templateInput';
 import { requestFixture } from '../../../fixtures/requests';
 import { verdict } from '../../../fixtures/problems';
 import type { Json } from '../../../fixtures/values';
