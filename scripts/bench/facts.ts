@@ -34,9 +34,9 @@ export type Facts = Awaited<ReturnType<typeof machineFacts>>;
  * 1-minute load average at the start of each leg) and `seconds` are filled in as the run goes.
  */
 export async function machineFacts(reps: number) {
-	const scheduler = join(REPO_ROOT, 'dist', 'nodes', 'MultiChannelNotification', 'helpers', 'scheduler.js');
+	const pace = join(REPO_ROOT, 'dist', 'nodes', 'MultiChannelNotification', 'delivery', 'pace.js');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { INITIAL_LIMIT, ADAPTIVE_CEILING } = require(scheduler) as { INITIAL_LIMIT: number; ADAPTIVE_CEILING: number };
+	const { INITIAL_LIMIT, ADAPTIVE_CEILING } = require(pace) as { INITIAL_LIMIT: number; ADAPTIVE_CEILING: number };
 	return {
 		date: new Date().toISOString(),
 		cpuModel: cpus()[0]?.model ?? 'unknown',

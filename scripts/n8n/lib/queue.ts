@@ -1,7 +1,7 @@
 /**
  * n8n's queue mode for the checks: a throw-away Postgres and Redis on 127.0.0.1 and free ports,
- * the environment that main, workers and CLI calls share (see docs/running-in-n8n.md, "Running
- * in queue mode"), the workers, and what Postgres and the processes' logs say about the executions.
+ * the environment that main, workers and CLI calls share (see docs/queue-mode.md, "Set-up"), the
+ * workers, and what Postgres and the processes' logs say about the executions.
  *
  * Postgres, as n8n supports scaling mode (main + workers) on Postgres only: on sqlite, busy
  * instances lose executions to `SQLITE_BUSY`. Debian's server binaries (`apt-get install
@@ -83,7 +83,7 @@ export async function queryPostgres(env: Record<string, string>, sql: string): P
 const REDIS = process.env.REDIS_SERVER ?? 'redis-server';
 
 /**
- * n8n's Postgres connection pool in queue mode (main, workers, CLI): 10, as docs/running-in-n8n.md
+ * n8n's Postgres connection pool in queue mode (main, workers, CLI): 10, as docs/queue-mode.md
  * advises. n8n's default is 2: when many answers or webhook calls arrive at once, the main
  * instance's database ping (every 2 s, needing a connection from that pool) times out, and until a
  * ping succeeds n8n answers every request with 503 "Database is not ready!". Set
