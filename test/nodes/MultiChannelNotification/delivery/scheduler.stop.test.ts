@@ -1,0 +1,38 @@
+/**
+ * Stopping the scheduler of one execution, on a virtual clock (test/helpers/virtualService.ts):
+ * after an answer that says stop, or a send that throws, nothing new starts and the requests
+ * already in flight are waited for.
+ */
+import { schedule } from '../../../../nodes/MultiChannelNotification/delivery/scheduler';
+import { adaptive } from '../../../helpers/scheduleRun';
+import { Service, VirtualClock } from '../../../helpers/virtualService';
+
+describe('stop', () => {
+	test.each([
+		["an answer 'stop'", { kind: 'stop' } as const],
+		['a send that throws', 'throw' as const],
+	])('%s: no new start from then on; the requests in flight finish before schedule() returns', async (_name, outcome) => {
+		const clock = new VirtualClock(0);
+		// Items 3, 4, 5 start at 100 ms; item 4 fails, answered at 150 ms, the other two at 200 ms.
+		const sim = new Service(clock, { latencyMs: (job) => (job === 4 ? 50 : 100) }, (job) =>
+			job === 4 ? outcome : undefined,
+		);
+		let answeredAtReturn = -1;
+		let inFlightAtReturn = -1;
+		const work = schedule(30, sim.sender, { ...adaptive, concurrency: 3 }, clock).then((stats) => {
+			answeredAtReturn = sim.answered;
+			inFlightAtReturn = sim.inFlight;
+			return stats;
+		});
+		const stats = await clock.run(work);
+
+		const stopAt = clock.now() - 200 + 150;
+		expect(sim.arrivals.filter((arrival) => arrival.at >= stopAt)).toEqual([]);
+		// Items 3 and 5, in flight when item 4 failed, finish: none is abandoned.
+		expect(sim.arrivals.map((arrival) => arrival.job)).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(inFlightAtReturn).toBe(0);
+		expect(answeredAtReturn).toBe(6);
+		expect(stats.attempts).toBe(6);
+		expect([...sim.delivered.keys()].sort()).toEqual([0, 1, 2, 3, 5]);
+	});
+});
