@@ -1,7 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { inputError } from '../helpers/errors';
 import type { PhoneNumberFormat } from '../helpers/phoneNumber';
+import { parseOrThrow } from '../helpers/validation';
+import { ITEM_OPTIONS_LABELS, itemOptionsSchema } from '../schemas/itemOptions.schema';
 import { INITIAL_LIMIT } from './pace';
 import type { PacingSettings } from './scheduler';
 
@@ -41,26 +42,13 @@ export function readPhoneNumberFormat(context: IExecuteFunctions, itemIndex: num
 	return optionsOf(context, itemIndex).phoneNumberFormat === 'strict' ? 'strict' : 'normalize';
 }
 
-/**
- * The per-item options. A timeout under 1 ms (possible through an expression) would abandon
- * every request while the service may still deliver it, so it is refused before sending.
- */
+/** The per-item options; a timeout that would abandon every request is refused (itemOptions.schema.ts). */
 export function readItemOptions(context: IExecuteFunctions, itemIndex: number): ItemOptions {
 	const options = optionsOf(context, itemIndex);
-	const timeout = options.timeout === undefined ? DEFAULT_TIMEOUT_MS : Number(options.timeout);
-	if (!Number.isFinite(timeout) || timeout < 1) {
-		throw inputError(context.getNode(), itemIndex, [
-			{
-				field: 'Timeout (Milliseconds)',
-				path: ['options', 'timeout'],
-				rule: 'must be a number of milliseconds, at least 1',
-				value: JSON.stringify(options.timeout) ?? String(options.timeout),
-			},
-		]);
-	}
+	const { timeout } = parseOrThrow(context.getNode(), itemOptionsSchema, options, itemIndex, ITEM_OPTIONS_LABELS);
 	const key = options.dedupeKey;
 	return {
-		timeout: Math.min(Math.ceil(timeout), 3600000),
+		timeout: timeout ?? DEFAULT_TIMEOUT_MS,
 		dryRun: options.dryRun === true,
 		dedupeKey: typeof key === 'string' ? key.trim() : typeof key === 'number' ? String(key) : '',
 	};

@@ -2,6 +2,7 @@ import type { INode } from 'n8n-workflow';
 import type { z } from 'zod/v4';
 
 import type { FieldLabels } from '../schemas/common';
+import type { Shown } from '../schemas/shown';
 import type { Problem } from './errors';
 import { inputError, shorten } from './errors';
 
@@ -102,13 +103,40 @@ export function fieldOf(path: IssuePath, labels: FieldLabels): Pick<Problem, 'fi
 	return { field, label, path: [...base, ...inner, ...leaf] };
 }
 
+/** The value's display a rule chose (schemas/shown.ts): text, null for none, undefined when it chose none. */
+function shownBy(issue: Issue): string | null | undefined {
+	const params = issue.code === 'custom' ? (issue.params as Partial<Shown> | undefined) : undefined;
+	const shown = params?.shown;
+	return typeof shown === 'string' || shown === null ? shown : undefined;
+}
+
 /** One issue as the user reads it; the value is the one zod reports (parsed with `reportInput`). */
 export function problemOf(issue: Issue, labels: FieldLabels): Problem {
 	const value = issue.input;
 	const rule = describeRule(issue, value);
+	const own = shownBy(issue);
 	// Unknown keys are named in the rule; a missing value has nothing to show.
-	const shown = issue.code === 'unrecognized_keys' || rule.startsWith('is required') ? undefined : showValue(value);
+	const shown =
+		own !== undefined ? (own ?? undefined) : issue.code === 'unrecognized_keys' || rule.startsWith('is required') ? undefined : showValue(value);
 	return { ...fieldOf(issue.path, labels), rule, ...(shown === undefined ? {} : { value: shown }) };
+}
+
+/**
+ * A schema's verdict on one candidate: what it parsed to, or every problem found, each naming the
+ * field as the editor shows it. Every check of the node gives this; each caller maps the problems
+ * to what its reader expects (an input error, a credential error, the answer page).
+ */
+export type Verdict<Output> = { data: Output } | { problems: Problem[] };
+
+/** Parses a candidate (settings or fields as read) with its schema: the value, or the problems. */
+export function judge<Output>(schema: z.ZodType<Output>, candidate: unknown, labels: FieldLabels): Verdict<Output> {
+	const result = schema.safeParse(candidate);
+	if (result.success) return { data: result.data };
+	// Only a refused candidate pays for the values in the issues (asking for them on every parse
+	// costs valid items about a third more): the same parse again, reporting each input.
+	const reported = schema.safeParse(candidate, { reportInput: true });
+	const issues = reported.success ? result.error.issues : reported.error.issues;
+	return { problems: issues.map((issue) => problemOf(issue, labels)) };
 }
 
 /**
@@ -122,15 +150,7 @@ export function parseOrThrow<Output>(
 	itemIndex: number,
 	labels: FieldLabels,
 ): Output {
-	const result = schema.safeParse(candidate);
-	if (result.success) return result.data;
-	// Only a refused item pays for the values in the issues (asking for them on every parse
-	// costs valid items about a third more): the same parse again, reporting each input.
-	const reported = schema.safeParse(candidate, { reportInput: true });
-	const issues = reported.success ? result.error.issues : reported.error.issues;
-	throw inputError(
-		node,
-		itemIndex,
-		issues.map((issue) => problemOf(issue, labels)),
-	);
+	const verdict = judge(schema, candidate, labels);
+	if ('data' in verdict) return verdict.data;
+	throw inputError(node, itemIndex, verdict.problems);
 }

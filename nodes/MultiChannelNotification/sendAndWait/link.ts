@@ -1,6 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { Problem } from '../helpers/errors';
+import { judge } from '../helpers/validation';
+import { LINK_PLACEHOLDER_LABELS, linkPlaceholderSchema } from '../schemas/linkPlaceholder.schema';
 
 /**
  * The answer link and where it goes. The link is n8n's own resume URL for this execution and
@@ -26,29 +28,17 @@ export function withSmsLink(text: unknown, link: string): unknown {
 
 /**
  * Puts the link into body placeholder {{position}} of a template candidate (read.ts): into the
- * {{1}}, {{2}}… inputs when they are used, else into Body Parameters. That placeholder must be
- * left empty, and every one before it given; the components as JSON cannot take it.
+ * {{1}}, {{2}}… inputs when they are used, else into Body Parameters; or the problems of Link Goes
+ * Into (linkPlaceholder.schema.ts), the candidate unchanged.
  */
 export function withTemplateLink(candidate: Record<string, unknown>, position: number, link: string): Problem[] {
-	const field = 'Link Goes Into';
-	const path = ['linkPlaceholder'];
-	if (candidate.componentsJson !== undefined) {
-		return [{ field, path, rule: 'needs the body given as fields: switch Components to fields, the link cannot go into JSON' }];
-	}
-	if (!Number.isInteger(position) || position < 1) {
-		return [{ field, path, rule: 'must be a placeholder number, 1 or more', value: JSON.stringify(position) }];
-	}
 	const inputs = Array.isArray(candidate.placeholderValues) && candidate.placeholderValues.length > 0;
 	const key = inputs ? 'placeholderValues' : 'bodyParameters';
 	const values = [...((candidate[key] as unknown[] | undefined) ?? [])];
-	const at = position - 1;
-	if (at < values.length && !isBlank(values[at])) {
-		return [{ field, path, rule: `is {{${position}}}, which already has a value: leave it empty, the answer link goes there`, value: String(values[at]) }];
-	}
-	if (at > values.length) {
-		return [{ field, path, rule: `is {{${position}}}, but only ${values.length} placeholder value(s) come before it: give {{1}} … {{${position - 1}}} a value first` }];
-	}
-	values[at] = link;
+	const placement = { json: candidate.componentsJson !== undefined, position, values };
+	const verdict = judge(linkPlaceholderSchema, { linkPlaceholder: placement }, LINK_PLACEHOLDER_LABELS);
+	if ('problems' in verdict) return verdict.problems;
+	values[position - 1] = link;
 	candidate[key] = values;
 	return [];
 }

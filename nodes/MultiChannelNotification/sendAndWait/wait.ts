@@ -2,14 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData, ITaskMetadata } from 'n8n-w
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import type { Problem } from '../helpers/errors';
+import { judge } from '../helpers/validation';
+import { WAIT_LIMIT_LABELS, waitLimitSchema } from '../schemas/waitLimit.schema';
 import type { SendOperation } from '../delivery/operation';
 import { deliver, readItem } from '../delivery/delivery';
 import type { Outcomes } from '../delivery/outcomes';
 import { readFormParameters } from './form';
 import { answerLink } from './link';
 import { questionOf, rememberQuestion } from './question';
-
-const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
 /**
  * Until when the execution waits (Options → Limit Wait Time, or indefinitely), and every problem
@@ -23,28 +23,9 @@ export function readWait(context: IExecuteFunctions, itemIndex: number, now = Da
 			: [];
 	const limit = context.getNodeParameter('options.limitWaitTime.values', itemIndex, {}) as Record<string, unknown>;
 	if (Object.keys(limit).length === 0) return { waitTill: WAIT_INDEFINITELY, problems };
-	const problem = (field: string, key: string, rule: string, value: unknown): Problem => ({
-		field: `Options → Limit Wait Time → ${field}`,
-		label: 'Options',
-		path: ['options', 'limitWaitTime', 'values', key],
-		rule,
-		value: JSON.stringify(value) ?? String(value),
-	});
-	if (limit.limitType === 'atSpecifiedTime') {
-		const at = new Date(String(limit.maxDateAndTime ?? ''));
-		if (!Number.isNaN(at.getTime()) && at.getTime() > now) return { waitTill: at, problems };
-		problems.push(problem('Max Date and Time', 'maxDateAndTime', 'must be a date and time in the future', limit.maxDateAndTime));
-	} else {
-		const amount = Number(limit.resumeAmount ?? 1);
-		const unit = UNIT_MS[String(limit.resumeUnit ?? 'hours')];
-		if (Number.isFinite(amount) && amount > 0 && unit !== undefined) return { waitTill: new Date(now + amount * unit), problems };
-		problems.push(
-			unit === undefined
-				? problem('Unit', 'resumeUnit', 'must be minutes, hours or days', limit.resumeUnit)
-				: problem('Amount', 'resumeAmount', 'must be a number above 0', limit.resumeAmount),
-		);
-	}
-	return { waitTill: WAIT_INDEFINITELY, problems };
+	const verdict = judge(waitLimitSchema(limit.limitType, now), { limitWaitTime: limit }, WAIT_LIMIT_LABELS);
+	if ('data' in verdict) return { waitTill: verdict.data, problems };
+	return { waitTill: WAIT_INDEFINITELY, problems: [...problems, ...verdict.problems] };
 }
 
 /**
