@@ -5,7 +5,6 @@ import * as sendMedia from './chatMessage/sendMedia.operation';
 import * as sendTemplate from './chatMessage/sendTemplate.operation';
 import * as combinedSendAndWait from './combined/sendAndWait.operation';
 import * as sendWithFailover from './combined/sendWithFailover.operation';
-import type { NodeMap, Resource } from '../helpers/resource';
 import type { SendOperation } from '../delivery/operation';
 import { HUMAN_REVIEW_RESOURCE } from '../helpers/resource';
 import { operationProperty } from '../editor/operation';
@@ -13,16 +12,21 @@ import * as smsSendAndWait from './sms/sendAndWait.operation';
 import * as send from './sms/send.operation';
 
 /**
- * The typed operation registry: resource → operation → implementation. The router looks
- * operations up here, and the node's fields (each resource's Operation selector first) come from
- * the same modules, in this order, after the human-review tool's Operation field (an SMS: it
- * needs only a number and the message the agent writes).
+ * The operation registry, resource → operation → implementation: the only list of operations.
+ * The router looks operations up here; the node's fields (each resource's Operation selector
+ * first) and its AI tool's descriptions come from the same modules, in this order, after the
+ * human-review tool's Operation field (an SMS: it needs only a number and the message the agent
+ * writes).
  */
-export const registry: { [R in Resource]: { [O in NodeMap[R]]: SendOperation } } = {
+export const registry = {
 	sms: { send, sendAndWait: smsSendAndWait },
 	chatMessage: { sendTemplate, sendMedia, sendAndWait: chatSendAndWait },
 	combined: { sendWithFailover, sendAndWait: combinedSendAndWait },
-};
+} satisfies Record<string, Record<string, SendOperation>>;
+
+/** Resource → the names of its operations, as the registry lists them. */
+type NodeMap = { [R in keyof typeof registry]: keyof (typeof registry)[R] };
+type Resource = keyof NodeMap;
 
 /** The implementation of a resource/operation pair read from the node's parameters. */
 export function operationFor(resource: string, operation: string): SendOperation | undefined {
@@ -42,3 +46,4 @@ export const operationProperties: INodeProperties[] = [
 		];
 	}),
 ];
+

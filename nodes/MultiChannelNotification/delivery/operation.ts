@@ -10,15 +10,20 @@ export interface PreparedSend {
 }
 
 /**
- * One operation: its fields, how it turns one item into a validated request (throwing a
- * NodeOperationError naming the field when the item is invalid), and what its output adds to
- * the service's answer. Sending is the router's job, so every item is checked before the first
- * request goes out.
+ * One operation: its fields, what an AI model is told about it, how it turns one item into a
+ * validated request (throwing a NodeOperationError naming the field when the item is invalid),
+ * and what its output adds to the service's answer. Sending is the router's job, so every item
+ * is checked before the first request goes out.
  */
 export interface SendOperation {
 	/** How the editor lists it; an AI agent's tool is described by its action. */
 	option: OperationOption;
 	description: INodeProperties[];
+	/**
+	 * What an AI model is told about the operation as its tool: what one call does and the rules
+	 * its arguments must follow. Under 1024 characters, the shortest limit among model providers.
+	 */
+	toolDescription: string;
 	prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend;
 	/** Fields derived from the service's answer, added to the output item. */
 	output?(response: ServiceResponse): IDataObject;

@@ -1,10 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationOption } from '../delivery/operation';
-import type { HUMAN_REVIEW_RESOURCE, Resource } from '../helpers/resource';
 
 /** A resource's Operation property, the first operation the default (n8n's lint wants a literal default first). */
-export function operationProperty(resource: Resource | typeof HUMAN_REVIEW_RESOURCE, options: OperationOption[]): INodeProperties {
+export function operationProperty(resource: string, options: OperationOption[]): INodeProperties {
 	const property: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',

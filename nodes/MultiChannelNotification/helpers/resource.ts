@@ -1,12 +1,3 @@
-/** Resource → operation map; a misspelt operation fails to compile. */
-export type NodeMap = {
-	chatMessage: 'sendTemplate' | 'sendMedia' | 'sendAndWait';
-	sms: 'send' | 'sendAndWait';
-	combined: 'sendWithFailover' | 'sendAndWait';
-};
-
-export type Resource = keyof NodeMap;
-
 /**
  * The Resource of the node's human-review tool for AI agents, which sends an SMS. n8n builds that
  * tool (`…HitlTool`) with Resource fixed to the first value the first Operation field offering
@@ -22,5 +13,5 @@ export const HUMAN_REVIEW_RESOURCE = 'smsReview';
 export const resourceOf = (value: string): string => (value === HUMAN_REVIEW_RESOURCE ? 'sms' : value);
 
 /** The Resource values a resource's fields show for: SMS's also for the human-review tool. */
-export const shownFor = (resource: Resource): string[] => (resource === 'sms' ? [resource, HUMAN_REVIEW_RESOURCE] : [resource]);
+export const shownFor = (resource: string): string[] => (resource === 'sms' ? [resource, HUMAN_REVIEW_RESOURCE] : [resource]);
 

@@ -2,7 +2,8 @@ import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
 import { nameProblem, fromAiKeys, isToolRun, toolErrorResult, toolResultForError } from '../../../nodes/MultiChannelNotification/delivery/toolResult';
-import { TOOL_DESCRIPTIONS, toolDescriptionProperties } from '../../../nodes/MultiChannelNotification/editor/tool';
+import { registry } from '../../../nodes/MultiChannelNotification/actions/registry';
+import { toolDescriptionProperties } from '../../../nodes/MultiChannelNotification/editor/tool';
 import { inputError, serviceError } from '../../../nodes/MultiChannelNotification/helpers/errors';
 import { parseOrThrow } from '../../../nodes/MultiChannelNotification/helpers/validation';
 import { MultiChannelNotification } from '../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
@@ -16,6 +17,13 @@ const node: INode = {
 	position: [0, 0],
 	parameters: {},
 };
+
+/** Each operation's tool description, keyed resource.operation. */
+const TOOL_DESCRIPTIONS: Record<string, string> = Object.fromEntries(
+	Object.entries(registry).flatMap(([resource, operations]) =>
+		Object.entries(operations).map(([operation, { toolDescription }]) => [`${resource}.${operation}`, toolDescription]),
+	),
+);
 
 /** The editor's "let the model define this parameter" value for a field. */
 const editorFromAi = (key: string, type = 'string') =>
@@ -78,12 +86,12 @@ describe('tool descriptions', () => {
 	});
 
 	test('the toolDescription fields show only in the tool variant, for their own operation', () => {
-		expect(toolDescriptionProperties).toHaveLength(7);
+		expect(toolDescriptionProperties(registry)).toHaveLength(7);
 		const tool = { ...new MultiChannelNotification().description, name: 'multiChannelNotificationTool' };
 		const base = new MultiChannelNotification().description;
 		const properties = [
 			...base.properties.filter((property) => property.name !== 'toolDescription'),
-			...toolDescriptionProperties,
+			...toolDescriptionProperties(registry),
 		];
 		const resolved = (description: typeof base, parameters: INodeParameters) =>
 			NodeHelpers.getNodeParameters(properties, parameters, true, false, null, description);
@@ -280,6 +288,6 @@ describe('tool results come from the facts an error carries', () => {
 describe('the node description', () => {
 	test('the toolDescription fields are the ones from this module', () => {
 		const properties: INodeProperties[] = new MultiChannelNotification().description.properties;
-		expect(properties.filter((property) => property.name === 'toolDescription')).toEqual(toolDescriptionProperties);
+		expect(properties.filter((property) => property.name === 'toolDescription')).toEqual(toolDescriptionProperties(registry));
 	});
 });

@@ -8,12 +8,23 @@ import { templateOptionsField } from '../../editor/options';
 import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
 import { answerLink, withTemplateLink } from '../../sendAndWait/link';
 import { templateFields } from '../../editor/template';
+import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { readTemplateFields } from '../read/template';
 import { templateRequest } from './sendTemplate.operation';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send a template message and wait for response',
 	description: 'Send an approved template whose body carries an answer link, and wait until the person answers' };
+
+/** What an AI model is told about this operation as its tool. */
+export const toolDescription = [
+	'Asks a person in an approved chat template message and waits for the answer: the message carries a link to an answer page.',
+	`From (business sender) and To (recipient): phone numbers ${PHONE_RULE}.`,
+	'Template name, language code and body parameters {{1}}, {{2}}, … in order as for any template; the body is always required.',
+	LINK_PLACEHOLDER_RULE,
+	WAIT_RULES,
+	OUTCOME_RULES,
+].join(' ');
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['chatMessage'], operation: [SEND_AND_WAIT_OPERATION] } },

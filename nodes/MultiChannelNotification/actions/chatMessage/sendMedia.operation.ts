@@ -10,6 +10,7 @@ import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { optionsField } from '../../editor/options';
 import { readPhoneNumberFormat } from '../../delivery/options';
 import { recipientField, senderField } from '../../editor/template';
+import { OUTCOME_RULES, PHONE_RULE } from '../../editor/tool';
 
 const MEDIA_URL_EXAMPLES: Record<(typeof MEDIA_TYPES)[number], string> = {
 	image: 'https://example.com/images/photo.jpg',
@@ -59,6 +60,15 @@ const mediaFields: INodeProperties[] = [
 
 export const option: OperationOption = { name: 'Send Media', value: 'sendMedia', action: 'Send a media message',
 	description: 'Send an image, video, audio or document to a user who has started the chat' };
+
+/** What an AI model is told about this operation as its tool. */
+export const toolDescription = [
+	'Sends one image, video, audio file or document in the chat channel.',
+	'Delivered only to a user who has already started a chat with the business number; for anyone else send a template message instead.',
+	`From (business sender) and To (recipient): phone numbers ${PHONE_RULE}.`,
+	'Media URL: a public https link (http is refused). Only an image can carry a caption.',
+	OUTCOME_RULES,
+].join(' ');
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['chatMessage'], operation: ['sendMedia'] } },

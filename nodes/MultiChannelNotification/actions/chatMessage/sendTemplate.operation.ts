@@ -8,10 +8,19 @@ import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { readPhoneNumberFormat } from '../../delivery/options';
 import { templateOptionsField } from '../../editor/options';
 import { templateFields } from '../../editor/template';
+import { OUTCOME_RULES, PHONE_RULE, TEMPLATE_RULES } from '../../editor/tool';
 import { readTemplateFields, templatePreview } from '../read/template';
 
 export const option: OperationOption = { name: 'Send Template', value: 'sendTemplate', action: 'Send a template message',
 	description: 'Send an approved template message, with body parameters, header image and buttons' };
+
+/** What an AI model is told about this operation as its tool. */
+export const toolDescription = [
+	'Sends one approved chat template message, the only chat message that reaches a user who has not written first.',
+	`From (business sender) and To (recipient): phone numbers ${PHONE_RULE}.`,
+	TEMPLATE_RULES,
+	OUTCOME_RULES,
+].join(' ');
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['chatMessage'], operation: ['sendTemplate'] } },

@@ -3,7 +3,7 @@ import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';
-import { COMBINED_LABELS, combinedSendSchema } from '../../schemas';
+import { COMBINED_LABELS, combinedSendSchema, SMS_ALLOWED_NUMBER } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { readPhoneNumberFormat } from '../../delivery/options';
@@ -14,6 +14,7 @@ import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/lin
 import { readSms } from '../read/sms';
 import { smsFields } from '../../editor/sms';
 import { templateFields } from '../../editor/template';
+import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { readTemplateFields, templatePreview } from '../read/template';
 
 // The SMS text is `message`, the field n8n's human-review tool fills in; errors name it so.
@@ -29,6 +30,15 @@ const [smsPhoneNumberField, messageField] = smsFields(
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send a notification with failover and wait for response',
 	description: 'Send a template with SMS failover, both carrying the same answer link, and wait until the person answers' };
+
+/** What an AI model is told about this operation as its tool. */
+export const toolDescription = [
+	'Asks a person in a chat template with SMS failover, both carrying a link to an answer page, and waits for the answer.',
+	`Chat part: From and To ${PHONE_RULE}; an approved template; the body is always required, its parameters fill {{1}}, {{2}}, … in order. ${LINK_PLACEHOLDER_RULE}`,
+	`SMS part: the number (E.164, leading +; only ${SMS_ALLOWED_NUMBER}); the message is the question (the link goes below it).`,
+	WAIT_RULES,
+	OUTCOME_RULES,
+].join(' ');
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['combined'], operation: [SEND_AND_WAIT_OPERATION] } },

@@ -12,6 +12,7 @@ import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
 import { readSms } from '../read/sms';
 import { smsFields } from '../../editor/sms';
 import { templateFields } from '../../editor/template';
+import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 import { readTemplateFields, templatePreview } from '../read/template';
 
 const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'smsMessage' };
@@ -38,6 +39,15 @@ const fields: INodeProperties[] = [
 
 export const option: OperationOption = { name: 'Send with Failover', value: 'sendWithFailover', action: 'Send a notification with failover',
 	description: 'Send a chat template message with an SMS as failover, in one request' };
+
+/** What an AI model is told about this operation as its tool. */
+export const toolDescription = [
+	'Sends one notification as a single request that carries both parts: a chat template message and an SMS; the service falls back from the chat message to the SMS by its failover order.',
+	'Both parts are required and checked before anything is sent.',
+	`Chat part: From and To ${PHONE_RULE}; an approved template name; the body component is required, its parameters fill {{1}}, {{2}}, … in order, one per placeholder; at most 3 quick replies at index 0–2; an optional URL button.`,
+	`SMS part: the phone number, also E.164 with leading +, and the SMS text. ${SMS_ONLY}.`,
+	OUTCOME_RULES,
+].join(' ');
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['combined'], operation: ['sendWithFailover'] } },

@@ -10,11 +10,20 @@ import { readPhoneNumberFormat } from '../../delivery/options';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
 import { readSms } from '../read/sms';
 import { smsFields } from '../../editor/sms';
+import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 
 const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
 
 export const option: OperationOption = { name: 'Send SMS', value: 'send', action: 'Send an SMS',
 	description: `Send an SMS to ${SMS_ALLOWED_NUMBER}` };
+
+/** What an AI model is told about this operation as its tool. */
+export const toolDescription = [
+	'Sends one SMS through the Multi-Channel Notification Service.',
+	`Phone number: the recipient ${PHONE_RULE}. ${SMS_ONLY}; any other country is refused.`,
+	'Message: the exact SMS text.',
+	OUTCOME_RULES,
+].join(' ');
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['sms'], operation: ['send'] } },

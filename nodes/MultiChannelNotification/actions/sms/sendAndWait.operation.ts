@@ -12,12 +12,22 @@ import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/s
 import { answerLink, withSmsLink } from '../../sendAndWait/link';
 import { readSms } from '../read/sms';
 import { smsFields } from '../../editor/sms';
+import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY, WAIT_RULES } from '../../editor/tool';
 
 const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send an SMS and wait for response',
 	description: 'Send an SMS with an answer link and wait until the person approves, declines or answers' };
+
+/** What an AI model is told about this operation as its tool. */
+export const toolDescription = [
+	'Asks a person by SMS and waits for the answer: the SMS carries a link to an answer page. Use it to get approval or a reply before acting.',
+	`Phone number: the person ${PHONE_RULE}. ${SMS_ONLY}.`,
+	'Message: the question, clear on its own (the link is added below it, and the answer page shows it too).',
+	WAIT_RULES,
+	OUTCOME_RULES,
+].join(' ');
 
 const [phoneNumberField, messageField] = smsFields(NAMES, SMS_LABELS, SMS_RECIPIENT_DESCRIPTION);
 

@@ -11,7 +11,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { HUMAN_REVIEW_RESOURCE } from '../../../../nodes/MultiChannelNotification/helpers/resource';
-import { TOOL_DESCRIPTIONS } from '../../../../nodes/MultiChannelNotification/editor/tool';
+import { registry } from '../../../../nodes/MultiChannelNotification/actions/registry';
 import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
@@ -96,7 +96,7 @@ describe('the node and its ordinary AI-tool variant keep their fields (and say t
 	test('the AI-tool variant: the model-facing Tool Description, no human-review notice', () => {
 		const { shown, values } = panel(tool, sms);
 		expect(shown).toEqual(['toolDescription', 'resource', 'operation', 'phoneNumber', 'message', 'responseType', 'approvalButtonsNotice', 'approvalOptions', 'options']);
-		expect(values.toolDescription).toBe(TOOL_DESCRIPTIONS['sms.sendAndWait']);
+		expect(values.toolDescription).toBe(registry.sms.sendAndWait.toolDescription);
 	});
 
 	test('the Chat Message and Combined Notification panels say the buttons too', () => {
