@@ -1,9 +1,9 @@
 /**
  * The commonest automation: one notification per event, many executions at once. Through n8n's
  * engine, executions of one item each run together against one rate-limited sandbox and share
- * the service's pace (helpers/pace.ts): every message is delivered exactly once, every refusal is
- * retried, none fails. How few refusals the shared pace causes is asserted where time is
- * virtual (test/nodes/MultiChannelNotification/helpers/pace.test.ts: shared against alone, on
+ * the service's pace (delivery/pace.ts): every message is delivered exactly once, every refusal is
+ * retried, none fails. How few refusals the shared pace causes is asserted where time is virtual
+ * (test/nodes/MultiChannelNotification/delivery/pace.limiters.test.ts: shared against alone, on
  * one clock) and measured in BENCHMARKS.md; here the sandbox judges the rate by the real clock,
  * and how requests that a busy machine delays land in its windows is not the node's to decide.
  */

@@ -1,0 +1,64 @@
+/**
+ * The registry of paces (delivery/pace.ts): one pace per credential and service, kept while idle
+ * for a while and then released, a bounded number remembered; and a cancelled run that leaves no
+ * room held in its pace.
+ */
+import { Pace, PaceRegistry } from '../../../../nodes/MultiChannelNotification/delivery/pace';
+import { schedule } from '../../../../nodes/MultiChannelNotification/delivery/scheduler';
+import { adaptive as defaults } from '../../../helpers/scheduleRun';
+import { Service, VirtualClock } from '../../../helpers/virtualService';
+
+/** As the README documents: a service's pace is released 10 minutes after its last execution, and at most 64 are remembered. */
+const IDLE_MS = 10 * 60 * 1000;
+const MAX_SERVICES = 64;
+
+describe('the registry of paces', () => {
+	test('one pace per key, shared while used; two credentials never share', () => {
+		const registry = new PaceRegistry();
+		const a1 = registry.use('credential-a\u0000https://svc', 0);
+		const a2 = registry.use('credential-a\u0000https://svc', 0);
+		const b = registry.use('credential-b\u0000https://svc', 0);
+		expect(a1.pace).toBe(a2.pace);
+		expect(b.pace).not.toBe(a1.pace);
+	});
+
+	test('kept while idle for a while (the next burst starts at the learned pace), then released', () => {
+		const registry = new PaceRegistry();
+		const first = registry.use('k', 0);
+		first.pace.rate = 20;
+		first.release(1000);
+		first.release(1000);
+		expect(registry.use('k', 2000).pace.rate).toBe(20);
+		const again = registry.use('k', 2000);
+		again.release(3000);
+		// Still one user (the use at 2000 never released): not forgotten however long it waits.
+		expect(registry.use('k', 3000 + 2 * IDLE_MS).pace.rate).toBe(20);
+		const lone = registry.use('other', 0);
+		lone.pace.rate = 5;
+		lone.release(0);
+		// Idle one millisecond short of the limit: still remembered; at the limit: forgotten.
+		const kept = registry.use('other', IDLE_MS - 1);
+		expect(kept.pace.rate).toBe(5);
+		kept.release(0);
+		registry.use('third', IDLE_MS);
+		expect(registry.use('other', IDLE_MS + 1).pace.rate).toBe(Infinity);
+	});
+
+	test(`at most ${MAX_SERVICES} services are remembered`, () => {
+		const registry = new PaceRegistry();
+		for (let key = 0; key < 3 * MAX_SERVICES; key++) registry.use(String(key), key).release(key);
+		expect(registry.size).toBe(MAX_SERVICES);
+	});
+
+	test('a cancelled run starts nothing more and leaves no room held', async () => {
+		const clock = new VirtualClock(0);
+		const service = new Service(clock, { latencyMs: 100 });
+		const pace = new Pace();
+		let cancelled = false;
+		const run = schedule(1000, { ...service.sender, cancelled: () => cancelled }, defaults, clock, pace);
+		void clock.sleep(250).then(() => (cancelled = true));
+		await clock.run(run);
+		expect(service.arrivals.length).toBeLessThan(1000);
+		expect(pace.inFlight).toBe(0);
+	});
+});
