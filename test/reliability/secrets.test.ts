@@ -157,8 +157,8 @@ describe("the credential's Base URL", () => {
 		['https://api.example.com?token=1', false],
 	])('%s → accepted: %s', (url, accepted) => {
 		const result = checkBaseUrl(url);
-		expect('ok' in result).toBe(accepted);
-		if (!accepted && url !== '') expect('problem' in result && result.problem).toContain('Base URL');
+		expect('data' in result).toBe(accepted);
+		if (!accepted && url !== '') expect('problems' in result && result.problems[0].field).toBe('Base URL');
 	});
 
 	describe('refused before anything is sent', () => {

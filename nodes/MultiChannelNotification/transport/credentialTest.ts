@@ -1,7 +1,7 @@
 import type { ICredentialTestFunctions, ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
 
 import { CERTIFICATE_HINT, isCertificateFailure, redirectTarget, serviceMessage } from './answer';
-import { checkCredential, IGNORE_SSL_ISSUES } from './connection';
+import { checkCredential, credentialProblem, IGNORE_SSL_ISSUES } from './connection';
 import { ENDPOINTS } from './endpoints';
 import type { Client } from './exchange';
 import { fetchClient, MAX_ANSWER_TEXT, WireFailure } from './exchange';
@@ -27,10 +27,10 @@ export async function testCredential(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const checked = checkCredential(credential.data ?? {});
-	if ('problem' in checked) {
-		return { status: 'Error', message: `Nothing was sent: ${checked.problem}` };
+	if ('problems' in checked) {
+		return { status: 'Error', message: `Nothing was sent: ${credentialProblem(checked.problems)}` };
 	}
-	const { baseUrl, apiKey, ignoreSslIssues } = checked.ok;
+	const { baseUrl, apiKey, ignoreSslIssues } = checked.data;
 	const scrub = makeScrubber(apiKey);
 	const url = `${baseUrl}${ENDPOINTS.sms}`;
 	const client: Client = fetchClient({ Authorization: apiKey });

@@ -15,7 +15,7 @@ const sms = { resource: 'sms', operation: 'send', phoneNumber: '+6281234567890',
 
 describe('the key check', () => {
 	test('a number: its digits', () => {
-		expect(checkApiKey(20260101)).toEqual({ ok: '20260101' });
+		expect(checkApiKey(20260101)).toEqual({ data: '20260101' });
 	});
 
 	test.each([
@@ -25,7 +25,7 @@ describe('the key check', () => {
 		['an object', { key: 'abc' }],
 		['a list', ['abc']],
 	])('%s: an empty key', (_name, key) => {
-		expect(checkApiKey(key)).toEqual({ problem: 'the API key is empty' });
+		expect(checkApiKey(key)).toEqual({ problems: [{ field: 'API Key', path: ['apiKey'], rule: 'is empty' }] });
 	});
 });
 

@@ -4,7 +4,11 @@
  * doubled /v1). The engine tests (apiKey.test.ts, baseUrl.test.ts) show that such a credential
  * sends nothing; these pin what it says and what it keeps.
  */
-import { checkApiKey, checkBaseUrl, checkCredential } from '../../../../nodes/MultiChannelNotification/transport/connection';
+import type { Verdict } from '../../../../nodes/MultiChannelNotification/helpers/validation';
+import { checkApiKey, checkBaseUrl, checkCredential, credentialProblem } from '../../../../nodes/MultiChannelNotification/transport/connection';
+
+/** A verdict as the user reads it: the credential's problem as a sentence, or what was kept. */
+const read = <T>(verdict: Verdict<T>) => ('problems' in verdict ? { problem: credentialProblem(verdict.problems) } : { ok: verdict.data });
 
 describe('checkApiKey', () => {
 	it.each([
@@ -19,12 +23,12 @@ describe('checkApiKey', () => {
 		['blank', '  \t ', 'the API key is empty'],
 		['not text', { key: 'x' }, 'the API key is empty'],
 	])('%s: %j', (_name, raw, problem) => {
-		expect(checkApiKey(raw)).toEqual({ problem });
+		expect(read(checkApiKey(raw))).toEqual({ problem });
 	});
 
 	it('keeps every printable ASCII character, space and ~ included at the edges of the range, trimmed outside', () => {
-		expect(checkApiKey('  !key~0123 ')).toEqual({ ok: '!key~0123' });
-		expect(checkApiKey(12345)).toEqual({ ok: '12345' });
+		expect(read(checkApiKey('  !key~0123 '))).toEqual({ ok: '!key~0123' });
+		expect(read(checkApiKey(12345))).toEqual({ ok: '12345' });
 	});
 });
 
@@ -56,14 +60,14 @@ describe('checkBaseUrl', () => {
 		],
 		['another scheme', 'ftp://notify.example.com', 'the Base URL "ftp://notify.example.com" must use https://'],
 	])('%s', (_name, raw, problem) => {
-		expect(checkBaseUrl(raw)).toEqual({ problem });
+		expect(read(checkBaseUrl(raw))).toEqual({ problem });
 	});
 
 	it('names plain http as the other choice once Allow Plain HTTP is on', () => {
-		expect(checkBaseUrl('ftp://notify.example.com', { allowPlainHttp: true })).toEqual({
+		expect(read(checkBaseUrl('ftp://notify.example.com', { allowPlainHttp: true }))).toEqual({
 			problem: 'the Base URL "ftp://notify.example.com" must use https:// (or http://)',
 		});
-		expect(checkBaseUrl('http://10.0.0.5:8080/', { allowPlainHttp: true })).toEqual({
+		expect(read(checkBaseUrl('http://10.0.0.5:8080/', { allowPlainHttp: true }))).toEqual({
 			ok: { baseUrl: 'http://10.0.0.5:8080', origin: 'http://10.0.0.5:8080' },
 		});
 	});
@@ -77,7 +81,7 @@ describe('checkBaseUrl', () => {
 		['https://notify.example.com/v10', 'https://notify.example.com/v10'],
 		['https://notify.example.com/a//b/', 'https://notify.example.com/a//b'],
 	])('%s is used as %s', (raw, baseUrl) => {
-		expect(checkBaseUrl(raw)).toEqual({ ok: { baseUrl, origin: 'https://notify.example.com' } });
+		expect(read(checkBaseUrl(raw))).toEqual({ ok: { baseUrl, origin: 'https://notify.example.com' } });
 	});
 });
 
@@ -85,18 +89,18 @@ describe('checkCredential', () => {
 	const GOOD = { baseUrl: 'https://notify.example.com/', apiKey: ' key-123 ' };
 
 	it('the Base URL first, then the key; Ignore SSL Issues only when it is exactly on', () => {
-		expect(checkCredential({ baseUrl: '', apiKey: '' })).toEqual({ problem: 'the Base URL is empty' });
-		expect(checkCredential({ ...GOOD, apiKey: '' })).toEqual({ problem: 'the API key is empty' });
+		expect(read(checkCredential({ baseUrl: '', apiKey: '' }))).toEqual({ problem: 'the Base URL is empty' });
+		expect(read(checkCredential({ ...GOOD, apiKey: '' }))).toEqual({ problem: 'the API key is empty' });
 		const ok = { baseUrl: 'https://notify.example.com', origin: 'https://notify.example.com', apiKey: 'key-123' };
-		expect(checkCredential(GOOD)).toEqual({ ok: { ...ok, ignoreSslIssues: false } });
-		expect(checkCredential({ ...GOOD, ignoreSslIssues: true })).toEqual({ ok: { ...ok, ignoreSslIssues: true } });
-		expect(checkCredential({ ...GOOD, ignoreSslIssues: 'true' })).toEqual({ ok: { ...ok, ignoreSslIssues: false } });
+		expect(read(checkCredential(GOOD))).toEqual({ ok: { ...ok, ignoreSslIssues: false } });
+		expect(read(checkCredential({ ...GOOD, ignoreSslIssues: true }))).toEqual({ ok: { ...ok, ignoreSslIssues: true } });
+		expect(read(checkCredential({ ...GOOD, ignoreSslIssues: 'true' }))).toEqual({ ok: { ...ok, ignoreSslIssues: false } });
 	});
 
 	it('plain http only with Allow Plain HTTP exactly on', () => {
 		const plain = { ...GOOD, baseUrl: 'http://localhost:8080' };
 
-		expect(checkCredential({ ...plain, allowPlainHttp: 'true' })).toHaveProperty('problem');
-		expect(checkCredential({ ...plain, allowPlainHttp: true })).toHaveProperty('ok.origin', 'http://localhost:8080');
+		expect(read(checkCredential({ ...plain, allowPlainHttp: 'true' }))).toHaveProperty('problem');
+		expect(read(checkCredential({ ...plain, allowPlainHttp: true }))).toHaveProperty('ok.origin', 'http://localhost:8080');
 	});
 });
