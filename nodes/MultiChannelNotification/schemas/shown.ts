@@ -15,17 +15,19 @@ export const asJson = (value: unknown): string => JSON.stringify(value) ?? Strin
 /**
  * A rule for `.superRefine`: when `holds` is false, one issue with the rule's text (fixed, or made
  * from the value) and the value shown by `show`. `stop` ends the schema's checks there, so one
- * mistake gives one message.
+ * mistake gives one message; `path` names the key of an object the rule is about.
  */
 export function ruleShowing<T>(
 	holds: (value: T) => boolean,
 	rule: string | ((value: T) => string),
 	show: (value: T) => string | null,
-	{ stop = false }: { stop?: boolean } = {},
+	{ stop = false, path = [] }: { stop?: boolean; path?: PropertyKey[] } = {},
 ) {
 	return (value: T, context: z.RefinementCtx<T>): void => {
 		if (holds(value)) return;
 		const params: Shown = { shown: show(value) };
-		context.addIssue({ code: 'custom', message: typeof rule === 'string' ? rule : rule(value), input: value, params, continue: !stop });
+		const message = typeof rule === 'string' ? rule : rule(value);
+		// A fresh path each time: zod prefixes the issue's path in place as it passes up the schema.
+		context.addIssue({ code: 'custom', message, input: value, params, path: [...path], continue: !stop });
 	};
 }

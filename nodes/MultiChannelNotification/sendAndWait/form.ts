@@ -1,8 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Problem } from '../helpers/errors';
-import { showValue } from '../helpers/validation';
-import { CHOICE_TYPES, FILE_TYPE, FORM_FIELD_TYPES, HIDDEN_TYPE, HTML_TYPE, JSON_FORM_KEYS, MAX_ANSWER_CHARS } from './constants';
+import { judge } from '../helpers/validation';
+import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
+import {
+	acceptList,
+	binaryKey,
+	EDITOR_FORM_LABELS,
+	editorFormSchema,
+	JSON_FORM_LABELS,
+	jsonFormSchema,
+	kindOf,
+	optionsOf,
+	text,
+} from './formDefinition.schema';
 import { safeHtml } from './html';
 
 /**
@@ -43,145 +54,40 @@ export interface UploadedFile {
 /** The hidden input that ends a form with a file element: missing from a POST, the form did not arrive whole. */
 export const FORM_END = 'form-end';
 
-/** The binary property a file element's file goes into, as n8n's own forms name it: the label, other characters as `_`. */
-const binaryKey = (label: string) => label.replace(/\W/g, '_');
-
-const EXTENSION = /^\.[a-z0-9][a-z0-9._+-]*$/;
-const MIME_TYPE = /^[a-z]+\/([a-z0-9][a-z0-9.+-]*|\*)$/;
-
-/** Accepted File Types as a list: lowercased, extensions with their dot. */
-const acceptList = (value: unknown) =>
-	text(value)
-		.split(',')
-		.map((entry) => entry.trim().toLowerCase())
-		.filter((entry) => entry !== '')
-		.map((entry) => (entry.includes('/') || entry.startsWith('.') ? entry : `.${entry}`));
-
 function accepts(accept: string[], file: UploadedFile): boolean {
 	const name = (file.originalFilename ?? '').toLowerCase();
 	const type = (file.mimetype ?? '').toLowerCase();
 	return accept.length === 0 || accept.some((rule) => (rule.startsWith('.') ? name.endsWith(rule) : rule.endsWith('/*') ? type.startsWith(rule.slice(0, -1)) : type === rule));
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value).trim());
-
-/** Where a definition's problems point: the editor's Form Elements, or the JSON of Form Fields. */
-interface Definition {
-	field: string;
-	path: Array<string | number>;
-	element: (index: number, name: string, key: string) => Pick<Problem, 'field' | 'path'>;
+/** One element of a checked definition, as the page shows it and the answer is read. */
+function formFieldOf(entry: IDataObject): FormField {
+	const { type, label } = kindOf(entry);
+	const [hidden, html] = [type === HIDDEN_TYPE, type === HTML_TYPE];
+	return {
+		label,
+		type,
+		value: hidden ? text(entry.fieldValue) : html ? safeHtml(typeof entry.html === 'string' ? entry.html : '') : '',
+		placeholder: text(entry.placeholder),
+		options: optionsOf(entry).filter((option) => option !== ''),
+		required: !html && (entry.requiredField === true || entry.requiredField === 'true'),
+		multiple: type === FILE_TYPE && entry.multipleFiles !== false && entry.multipleFiles !== 'false',
+		accept: type === FILE_TYPE ? acceptList(entry.acceptFileTypes) : [],
+	};
 }
-
-const EDITOR: Definition = {
-	field: 'Form Elements',
-	path: ['formFields'],
-	element: (index, name, key) => ({ field: `Form Elements → Element ${index + 1} → ${name}`, path: ['formFields', 'values', index, key] }),
-};
-
-const JSON_LIST: Definition = {
-	field: 'Form Fields',
-	path: ['jsonOutput'],
-	element: (index, _name, key) => ({ field: `Form Fields → element ${index + 1} → ${key}`, path: ['jsonOutput'] }),
-};
 
 /**
  * The Custom Form of the node's parameters (`parameter(name, fallback)` reads one): from Form
  * Elements, or with Define Form → Using JSON from the JSON list of Form Fields (text, or the list
- * an expression gave), with every problem that would make it impossible to fill in.
+ * an expression gave), with every problem that would make it impossible to fill in
+ * (formDefinition.schema.ts); no fields when there is one.
  */
 export function readFormParameters(parameter: (name: string, fallback: unknown) => unknown): { fields: FormField[]; problems: Problem[] } {
-	if (parameter('defineForm', 'fields') !== 'json') return readForm(parameter('formFields.values', []), EDITOR);
-	const raw = parameter('jsonOutput', '[]');
-	const refused = (rule: string): { fields: FormField[]; problems: Problem[] } => {
-		const value = showValue(raw);
-		return { fields: [], problems: [{ field: 'Form Fields', path: ['jsonOutput'], rule, ...(value === undefined ? {} : { value }) }] };
-	};
-	let entries: unknown = raw;
-	if (typeof raw === 'string') {
-		try {
-			entries = JSON.parse(raw);
-		} catch {
-			return refused('must be JSON: a list of form elements, e.g. [{ "fieldLabel": "Name" }]');
-		}
-	}
-	if (!Array.isArray(entries) || !entries.every((entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry))) {
-		return refused('must be a JSON list of form elements, each an object such as { "fieldLabel": "Name" }');
-	}
-	const elements = entries as IDataObject[];
-	const unknown: Problem[] = elements.flatMap((entry, index) =>
-		Object.keys(entry)
-			.filter((key) => !JSON_FORM_KEYS.includes(key))
-			.map((key) => ({ ...JSON_LIST.element(index, key, key), rule: `is not a key this node's forms take (they take ${JSON_FORM_KEYS.join(', ')})` })),
-	);
-	// n8n's forms also take the choices as a plain list: fieldOptions: [{ "option": "A" }].
-	const normalised = elements.map((entry) => (Array.isArray(entry.fieldOptions) ? { ...entry, fieldOptions: { values: entry.fieldOptions } } : entry));
-	const form = readForm(normalised, JSON_LIST);
-	return { fields: form.fields, problems: [...unknown, ...form.problems] };
-}
-
-/**
- * A form's elements (`formFields.values`, or the JSON list), with every problem that would make
- * it impossible to fill in: no element, a label missing or used twice, a choice element without
- * choices or with one twice, a file element's types unreadable or its binary name taken, an
- * unknown element type.
- */
-function readForm(raw: unknown, definition: Definition): { fields: FormField[]; problems: Problem[] } {
-	const entries = Array.isArray(raw) ? (raw as IDataObject[]) : [];
-	const problems: Problem[] = [];
-	const at = (index: number, name: string, key: string, rule: string, value?: unknown): Problem => ({
-		...definition.element(index, name, key),
-		label: definition.field,
-		rule,
-		...(value === undefined ? {} : { value: JSON.stringify(value) }),
-	});
-	if (entries.length === 0) {
-		problems.push({ field: definition.field, path: definition.path, rule: 'needs at least one element for the person to fill in' });
-	}
-	const seen = new Set<string>();
-	const binaryKeys = new Set<string>();
-	const fields = entries.map((entry, index): FormField => {
-		const type = entry.fieldType === undefined ? 'text' : String(entry.fieldType);
-		const [hidden, html] = [type === HIDDEN_TYPE, type === HTML_TYPE];
-		const [name, key] = hidden ? ['Field Name', 'fieldName'] : html ? ['Element Name', 'elementName'] : ['Label', 'fieldLabel'];
-		const label = text(entry[key]);
-		const listed = (entry.fieldOptions as IDataObject | undefined)?.values;
-		const options = (Array.isArray(listed) ? (listed as IDataObject[]) : []).map((choice) => text(choice.option));
-		// Custom HTML without an Element Name is only shown, not output.
-		if (label === '') {
-			if (!html) problems.push(at(index, name, key, 'is required: it names the answer in the output'));
-		}
-		else if (seen.has(label)) problems.push(at(index, name, key, 'is used by an earlier element: each answer needs its own key in the output', label));
-		seen.add(label);
-		if (!FORM_FIELD_TYPES.includes(type)) problems.push(at(index, 'Element Type', 'fieldType', `must be one of ${FORM_FIELD_TYPES.join(', ')}`, type));
-		if (CHOICE_TYPES.includes(type)) {
-			const given = options.filter((option) => option !== '');
-			if (given.length === 0) problems.push(at(index, 'Field Options', 'fieldOptions', 'needs at least one option to choose'));
-			const twice = given.find((option, position) => given.indexOf(option) !== position);
-			if (twice !== undefined) problems.push(at(index, 'Field Options', 'fieldOptions', 'has the same option twice', twice));
-		}
-		const accept = type === FILE_TYPE ? acceptList(entry.acceptFileTypes) : [];
-		if (accept.some((rule) => !EXTENSION.test(rule) && !MIME_TYPE.test(rule))) {
-			const rule = 'must list file extensions (.pdf) or MIME types (image/png, image/*), separated by commas';
-			problems.push(at(index, 'Accepted File Types', 'acceptFileTypes', rule, text(entry.acceptFileTypes)));
-		}
-		if (type === FILE_TYPE && label !== '') {
-			const key = binaryKey(label);
-			const rule = `names the same binary data (${key}) as an earlier file element: give it another label`;
-			if (binaryKeys.has(key)) problems.push(at(index, name, 'fieldLabel', rule, label));
-			binaryKeys.add(key);
-		}
-		return {
-			label,
-			type,
-			value: hidden ? text(entry.fieldValue) : html ? safeHtml(typeof entry.html === 'string' ? entry.html : '') : '',
-			placeholder: text(entry.placeholder),
-			options: options.filter((option) => option !== ''),
-			required: !html && (entry.requiredField === true || entry.requiredField === 'true'),
-			multiple: type === FILE_TYPE && entry.multipleFiles !== false && entry.multipleFiles !== 'false',
-			accept,
-		};
-	});
-	return { fields, problems };
+	const verdict =
+		parameter('defineForm', 'fields') === 'json'
+			? judge(jsonFormSchema, { jsonOutput: parameter('jsonOutput', '[]') }, JSON_FORM_LABELS)
+			: judge(editorFormSchema, { formFields: parameter('formFields.values', []) }, EDITOR_FORM_LABELS);
+	return 'data' in verdict ? { fields: verdict.data.map(formFieldOf), problems: [] } : { fields: [], problems: verdict.problems };
 }
 
 /** The name a field's input posts under: its position, so no label has to survive HTML. */
