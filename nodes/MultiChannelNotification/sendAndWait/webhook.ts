@@ -3,8 +3,8 @@ import type { IBinaryKeyData, IDataObject, IWebhookDescription, IWebhookFunction
 import type { Choice, PageBody } from './page';
 import { answerPage, PAGE_HEADERS } from './page';
 import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './constants';
-import type { UploadedFile } from './form';
-import { readFormAnswer, readFormParameters } from './form';
+import { readAnswer } from './answer';
+import { readFormParameters } from './form';
 import { recallQuestion } from './question';
 
 /**
@@ -62,37 +62,6 @@ function setupOf(context: IWebhookFunctions): Setup {
 	return { body: { kind: 'question', message, choices }, css: '' };
 }
 
-/** What a POST answers, or the page explaining why it was refused (the execution keeps waiting). */
-function readAnswer(
-	context: IWebhookFunctions,
-	setup: Setup,
-): { data: IDataObject; files?: Array<{ key: string; file: UploadedFile }>; said: string } | { status: number; title: string; text: string } {
-	const contentType = String(context.getRequestObject().headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-	if (contentType !== (setup.body.kind === 'form' ? 'multipart/form-data' : 'application/x-www-form-urlencoded')) {
-		return { status: 415, title: 'Answer not recorded', text: 'Please answer with the buttons on the page the link opens.' };
-	}
-	const body = (context.getBodyData() ?? {}) as IDataObject;
-	if (setup.body.kind === 'text') {
-		const text = typeof body.text === 'string' ? body.text : '';
-		if (text.trim() === '') return { status: 400, title: 'Answer not recorded', text: 'The answer was empty: go back and write one.' };
-		if ([...text].length > MAX_ANSWER_CHARS) {
-			return { status: 413, title: 'Answer not recorded', text: `The answer is longer than ${MAX_ANSWER_CHARS} characters: go back and shorten it.` };
-		}
-		return { data: { text }, said: 'Your answer was recorded.' };
-	}
-	if (setup.body.kind === 'form') {
-		// n8n hands a multipart body over as { data: fields, files }.
-		const answer = readFormAnswer(setup.body.fields, (body.data ?? {}) as IDataObject, (body.files ?? {}) as Record<string, unknown>);
-		if ('problem' in answer) return { status: 400, title: 'Answer not recorded', text: `${answer.problem} Go back and correct it.` };
-		return { data: answer.data, files: answer.files, said: 'Your answer was recorded.' };
-	}
-	const choice = setup.body.kind === 'question' ? setup.body.choices.find((option) => option.answer === body.approved) : undefined;
-	if (choice === undefined) {
-		return { status: 400, title: 'Answer not recorded', text: 'That is not one of the choices: go back and press one of the buttons.' };
-	}
-	return { data: { approved: choice.answer === 'true' }, said: `Recorded: ${choice.label}` };
-}
-
 /**
  * A GET (a person opening the link, or a link preview, an SMS scanner, a bot) only shows the
  * page; a POST from it records the answer and resumes the execution with `{ data: … }`, the
@@ -107,7 +76,7 @@ export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		return { noWebhookResponse: true };
 	};
 	if (this.getRequestObject().method !== 'POST') return send(200, answerPage(TITLE, setup.body, setup.css));
-	const answer = readAnswer(this, setup);
+	const answer = readAnswer(this, setup.body);
 	if ('status' in answer) return send(answer.status, answerPage(answer.title, { kind: 'notice', title: answer.title, text: answer.text }, setup.css));
 	const binary: IBinaryKeyData = {};
 	for (const { key, file } of answer.files ?? []) {

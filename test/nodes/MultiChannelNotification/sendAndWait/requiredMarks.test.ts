@@ -3,7 +3,8 @@
  * own `required` (or, for a group of checkboxes, which has none, the word in its legend), and a
  * line saying what the asterisk means. The server still refuses an unanswered one, naming it.
  */
-import { readFormAnswer, readFormParameters } from '../../../../nodes/MultiChannelNotification/sendAndWait/form';
+import { readFormAnswer } from '../../../../nodes/MultiChannelNotification/sendAndWait/answer';
+import { readFormParameters } from '../../../../nodes/MultiChannelNotification/sendAndWait/form';
 import { answerPage } from '../../../../nodes/MultiChannelNotification/sendAndWait/page';
 
 const MARK = '<span class="required" aria-hidden="true">*</span>';
@@ -72,6 +73,6 @@ test('the server still refuses an unanswered required element, naming it', () =>
 		{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
 		{ fieldLabel: 'Notify', fieldType: 'checkbox', fieldOptions: choices('SMS', 'Email'), requiredField: true },
 	]);
-	expect(readFormAnswer(fields, { 'field-1': 'SMS' })).toEqual({ problem: '"Amount" is required.' });
-	expect(readFormAnswer(fields, { 'field-0': '5' })).toEqual({ problem: '"Notify" needs at least one choice.' });
+	expect(readFormAnswer(fields, { 'field-1': 'SMS' })).toEqual({ problems: [{ field: 'Amount', path: ['field-0'], rule: 'is required.' }] });
+	expect(readFormAnswer(fields, { 'field-0': '5' })).toEqual({ problems: [{ field: 'Notify', path: ['field-1'], rule: 'needs at least one choice.' }] });
 });

@@ -1,0 +1,112 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import type { Problem } from '../helpers/errors';
+import type { Verdict } from '../helpers/validation';
+import { judge } from '../helpers/validation';
+import type { FieldAnswer } from './answer.schema';
+import { choiceAnswerSchema, formAnswerLabels, formAnswerSchema, REQUEST_LABELS, REQUEST_RULES, sentAsSchema, textAnswerSchema } from './answer.schema';
+import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
+import type { FormField, UploadedFile } from './form';
+import { FORM_END, inputName } from './form';
+import { binaryKey } from './formDefinition.schema';
+import type { PageBody } from './page';
+
+/**
+ * Reading a POSTed answer (answer.schema.ts has its rules): what it answers, or the page that
+ * tells the person why it was not recorded, which is where its problems become an HTTP status
+ * and a text. The execution keeps waiting for a better one.
+ */
+
+/** A Custom Form's answers by label, and the files to keep as binary data under their keys. */
+interface FormAnswer {
+	data: IDataObject;
+	files: Array<{ key: string; file: UploadedFile }>;
+}
+
+export type Answer = { data: IDataObject; files?: FormAnswer['files']; said: string };
+export interface Refusal {
+	status: number;
+	title: string;
+	text: string;
+}
+
+const TITLE = 'Answer not recorded';
+const RECORDED = 'Your answer was recorded.';
+
+/** What the page says for each rule about the request as a whole, and with which status. */
+const REFUSALS: Record<string, Omit<Refusal, 'title'>> = {
+	[REQUEST_RULES.notFromThePage]: { status: 415, text: 'Please answer with the buttons on the page the link opens.' },
+	[REQUEST_RULES.empty]: { status: 400, text: 'The answer was empty: go back and write one.' },
+	[REQUEST_RULES.tooLong]: { status: 413, text: `The answer is longer than ${MAX_ANSWER_CHARS} characters: go back and shorten it.` },
+	[REQUEST_RULES.notAChoice]: { status: 400, text: 'That is not one of the choices: go back and press one of the buttons.' },
+	[REQUEST_RULES.cutShort]: {
+		status: 400,
+		text: 'The form did not arrive whole: a file was too large, or this n8n stops reading a form at a file field left empty. Choose a file for each file field, or a smaller one. Go back and correct it.',
+	},
+};
+
+/** The page for a refused answer: its first problem, in the page's words. */
+export function refusalOf([problem]: Problem[]): Refusal {
+	const said = REFUSALS[problem.rule];
+	if (said !== undefined) return { title: TITLE, ...said };
+	// A form field's rule follows its quoted label: "Amount" is required. / "Reason": that is not …
+	const gap = problem.rule.startsWith(':') ? '' : ' ';
+	return { status: 400, title: TITLE, text: `"${problem.field}"${gap}${problem.rule} Go back and correct it.` };
+}
+
+/** The answers by label (a hidden field's and Custom HTML's value are the node's), and the files by binary key. */
+function collect(fields: FormField[], answers: Record<string, FieldAnswer | undefined>): FormAnswer {
+	const form: FormAnswer = { data: {}, files: [] };
+	fields.forEach((field, index) => {
+		const answer = answers[inputName(index)];
+		if (answer === undefined) {
+			if ((field.type === HIDDEN_TYPE || field.type === HTML_TYPE) && field.label !== '') form.data[field.label] = field.value;
+			return;
+		}
+		form.data[field.label] = answer.value;
+		const key = binaryKey(field.label);
+		if (field.type === FILE_TYPE) form.files.push(...answer.files.map((file, position) => ({ key: field.multiple ? `${key}_${position}` : key, file })));
+	});
+	return form;
+}
+
+/**
+ * One POSTed form (its fields, and its files by input name), checked field by field. Empty
+ * optional fields come out as "" (text, email, date, password, one choice), null (number, one
+ * file) or [] (checkboxes, several files).
+ */
+export function readFormAnswer(fields: FormField[], body: IDataObject, uploads: Record<string, unknown> = {}): Verdict<FormAnswer> {
+	const candidate: IDataObject = { [FORM_END]: body[FORM_END] };
+	fields.forEach((field, index) => {
+		const name = inputName(index);
+		candidate[name] = (field.type === FILE_TYPE ? uploads[name] : body[name]) as IDataObject[string];
+	});
+	const verdict = judge(formAnswerSchema(fields), candidate, formAnswerLabels(fields));
+	return 'data' in verdict ? { data: collect(fields, verdict.data) } : verdict;
+}
+
+/** The answer a page of this kind posts. */
+function answerOf(page: PageBody, posted: IDataObject): Verdict<Answer> {
+	if (page.kind === 'text') {
+		const verdict = judge(textAnswerSchema, posted, REQUEST_LABELS);
+		return 'data' in verdict ? { data: { data: { text: verdict.data }, said: RECORDED } } : verdict;
+	}
+	if (page.kind === 'form') {
+		// n8n hands a multipart body over as { data: fields, files }.
+		const verdict = readFormAnswer(page.fields, (posted.data ?? {}) as IDataObject, (posted.files ?? {}) as Record<string, unknown>);
+		return 'data' in verdict ? { data: { ...verdict.data, said: RECORDED } } : verdict;
+	}
+	const verdict = judge(choiceAnswerSchema(page.kind === 'question' ? page.choices : []), posted, REQUEST_LABELS);
+	if ('problems' in verdict) return verdict;
+	return { data: { data: { approved: verdict.data.answer === 'true' }, said: `Recorded: ${verdict.data.label}` } };
+}
+
+/** What a POST answers, or the page explaining why it was refused (the execution keeps waiting). */
+export function readAnswer(context: IWebhookFunctions, page: PageBody): Answer | Refusal {
+	const contentType = String(context.getRequestObject().headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	const expected = page.kind === 'form' ? 'multipart/form-data' : 'application/x-www-form-urlencoded';
+	const sent = judge(sentAsSchema(expected), { contentType }, REQUEST_LABELS);
+	if ('problems' in sent) return refusalOf(sent.problems);
+	const answer = answerOf(page, (context.getBodyData() ?? {}) as IDataObject);
+	return 'data' in answer ? answer.data : refusalOf(answer.problems);
+}
