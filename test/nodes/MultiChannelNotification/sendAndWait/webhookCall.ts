@@ -1,0 +1,70 @@
+/**
+ * The node's webhook method as n8n calls it for the answer link, stood in for: the request, the
+ * response, the parameters and n8n's binary data store. n8n itself routes the link to it and
+ * checks the signature and the execution's state (the real-n8n check covers that).
+ */
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+
+interface Call {
+	method: 'GET' | 'POST';
+	contentType?: string;
+	body?: unknown;
+	parameters?: IDataObject;
+}
+
+interface Answered {
+	result: IWebhookResponseData;
+	/** The files the node copied into n8n's binary data store: path, name, MIME type. */
+	copied: string[][];
+	status: number;
+	headers: Record<string, string>;
+	html: string;
+}
+
+export const node = new MultiChannelNotification();
+
+/** The README's limit on a Free Text answer (2,000 characters), written out rather than imported. */
+export const MAX_ANSWER_CHARS = 2000;
+
+export async function call({ method, contentType, body, parameters = {} }: Call): Promise<Answered> {
+	const answered = { status: 0, headers: {} as Record<string, string>, html: '', copied: [] as string[][] };
+	const response = {
+		status(code: number) {
+			answered.status = code;
+			return response;
+		},
+		set(headers: Record<string, string>) {
+			Object.assign(answered.headers, headers);
+			return response;
+		},
+		send(html: string) {
+			answered.html = html;
+			return response;
+		},
+	};
+	const values: IDataObject = { message: 'Approve the refund?', responseType: 'approval', ...parameters };
+	const context = {
+		getRequestObject: () => ({ method, headers: contentType ? { 'content-type': contentType } : {} }),
+		getResponseObject: () => response,
+		getBodyData: () => body ?? {},
+		getNodeParameter: (name: string, fallback: unknown) =>
+			name.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], values) ?? fallback,
+		// Who was asked is read back through n8n's engine (question.test.ts); here there is none.
+		getNode: () => ({ name: 'Ask' }),
+		evaluateExpression: () => undefined,
+		nodeHelpers: {
+			copyBinaryFile: async (filePath: string, fileName: string, mimeType?: string) => {
+				answered.copied.push([filePath, fileName, mimeType ?? '']);
+				return { data: `stored:${filePath}`, fileName, mimeType: mimeType ?? 'application/octet-stream' };
+			},
+		},
+	} as unknown as IWebhookFunctions;
+	const result = await node.webhook.call(context);
+	return { result, ...answered };
+}
+
+/** How the page posts an approval or a Free Text answer. */
+export const FORM = 'application/x-www-form-urlencoded';
+export const double = { approvalOptions: { values: { approvalType: 'double', approveLabel: 'Yes, refund', disapproveLabel: 'No' } } };
