@@ -114,10 +114,10 @@ function shownBy(issue: Issue): string | null | undefined {
 export function problemOf(issue: Issue, labels: FieldLabels): Problem {
 	const value = issue.input;
 	const rule = describeRule(issue, value);
-	const own = shownBy(issue);
 	// Unknown keys are named in the rule; a missing value has nothing to show.
-	const shown =
-		own !== undefined ? (own ?? undefined) : issue.code === 'unrecognized_keys' || rule.startsWith('is required') ? undefined : showValue(value);
+	const nothingToShow = issue.code === 'unrecognized_keys' || rule.startsWith('is required');
+	const own = shownBy(issue);
+	const shown = own !== undefined ? (own ?? undefined) : nothingToShow ? undefined : showValue(value);
 	return { ...fieldOf(issue.path, labels), rule, ...(shown === undefined ? {} : { value: shown }) };
 }
 
@@ -133,7 +133,7 @@ export function judge<Output>(schema: z.ZodType<Output>, candidate: unknown, lab
 	const result = schema.safeParse(candidate);
 	if (result.success) return { data: result.data };
 	// Only a refused candidate pays for the values in the issues (asking for them on every parse
-	// costs valid items about a third more): the same parse again, reporting each input.
+	// slows every valid item): the same parse again, reporting each input.
 	const reported = schema.safeParse(candidate, { reportInput: true });
 	const issues = reported.success ? result.error.issues : reported.error.issues;
 	return { problems: issues.map((issue) => problemOf(issue, labels)) };

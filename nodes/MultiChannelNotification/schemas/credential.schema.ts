@@ -100,7 +100,9 @@ export const baseUrlSchema = (allowPlainHttp: boolean) => z.object({ baseUrl: ba
 export const apiKeySchema = z.object({ apiKey }).transform((fields) => fields.apiKey);
 
 /** The whole credential; its switches are off unless exactly on (one saved before they existed has neither). */
-export const credentialSchema = (allowPlainHttp: boolean) =>
+const credential = (allowPlainHttp: boolean) =>
 	z
 		.object({ baseUrl: baseUrlFor(allowPlainHttp), apiKey, ignoreSslIssues: z.unknown().transform((value) => value === true) })
 		.transform((fields) => ({ ...fields.baseUrl, apiKey: fields.apiKey, ignoreSslIssues: fields.ignoreSslIssues }));
+const CREDENTIALS = { https: credential(false), plainHttpToo: credential(true) };
+export const credentialSchema = (allowPlainHttp: boolean) => (allowPlainHttp ? CREDENTIALS.plainHttpToo : CREDENTIALS.https);
