@@ -84,8 +84,8 @@ export const EXAMPLE_SENDS = [
 			...FAILOVER,
 			to: '={{ $json.phone }}',
 			bodyParameters: { parameter: [{ text: '={{ $json.code }}' }] },
-			smsPhoneNumber: '={{ $json.phone }}',
-			smsMessage: '=Kode verifikasi Anda: {{ $json.code }}',
+			phoneNumber: '={{ $json.phone }}',
+			message: '=Kode verifikasi Anda: {{ $json.code }}',
 		},
 	},
 ] satisfies Array<Record<'title' | 'resource' | 'name', string> & { parameters: INodeParameters }>;

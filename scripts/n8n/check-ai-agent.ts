@@ -99,8 +99,8 @@ const OTHER_TOOLS = [
 		languageCode: 'id',
 		componentsInputMode: 'fields',
 		bodyParameters: { parameter: [{ text: fromAi('code', 'The one-time login code') }] },
-		smsPhoneNumber: fromAi('sms_phone_number', 'The SMS recipient, E.164 +62'),
-		smsMessage: fromAi('sms_text', 'The SMS text'),
+		phoneNumber: fromAi('sms_phone_number', 'The SMS recipient, E.164 +62'),
+		message: fromAi('sms_text', 'The SMS text'),
 		options: {},
 	}),
 ];

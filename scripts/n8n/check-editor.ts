@@ -28,9 +28,8 @@ const TEMPLATE = ['templateName', 'languageCode', 'componentsInputMode'];
 const COMPONENTS = ['bodyParameters', 'headerImageUrl', 'quickReplyButtons', 'urlButton'];
 const MEDIA = ['mediaType', 'mediaUrl'];
 const SMS = ['phoneNumber', 'message'];
-const FAILOVER_SMS = ['smsPhoneNumber', 'smsMessage'];
 /** Every field of the operations that send at once, in the form's order. */
-const ALL = ['from', 'to', ...TEMPLATE, ...COMPONENTS, ...MEDIA, 'caption', ...SMS, ...FAILOVER_SMS, 'componentsJson'];
+const ALL = ['from', 'to', ...TEMPLATE, ...COMPONENTS, ...MEDIA, 'caption', ...SMS, 'componentsJson'];
 /** A whole form: these fields show and every other one of ALL is hidden. */
 const only = (...shown: string[]): [string[], string[]] => [shown, ALL.filter((name) => !shown.includes(name))];
 
@@ -79,8 +78,8 @@ async function body({ sandbox, stack, expect }: CheckContext): Promise<void> {
 		});
 
 		await example('Combined Notification → Send with Failover', 'mcnExFailover001', 'Send code (chat, SMS failover)', async (tab) => {
-			await tab.fields('Send with Failover', ...only('from', 'to', ...TEMPLATE, ...COMPONENTS, ...FAILOVER_SMS));
-			await tab.screenshot('editor-failover.png', 'smsMessage');
+			await tab.fields('Send with Failover', ...only('from', 'to', ...TEMPLATE, ...COMPONENTS, ...SMS));
+			await tab.screenshot('editor-failover.png', 'message');
 		});
 
 		await walkUserPaths(editor);

@@ -80,7 +80,7 @@ export function parametersFor(kind: SendKind, options: INodeParameters): INodePa
 		case 'template':
 			return { ...OPERATION.template, ...template, options };
 		case 'combined':
-			return { ...OPERATION.combined, ...template, smsPhoneNumber: '={{ $json.smsPhone }}', smsMessage: '={{ $json.text }}', options };
+			return { ...OPERATION.combined, ...template, phoneNumber: '={{ $json.smsPhone }}', message: '={{ $json.text }}', options };
 	}
 }
 

@@ -150,8 +150,8 @@ function combinedJsonTree(base: CombinedValues, componentsJson: unknown): Params
 	return {
 		...templateJsonTree(base, componentsJson),
 		...OPERATION.combined,
-		smsPhoneNumber: base.smsPhoneNumber,
-		smsMessage: base.smsMessage,
+		phoneNumber: base.phoneNumber,
+		message: base.message,
 	};
 }
 
@@ -185,7 +185,7 @@ export const CATEGORIES: Category[] = [
 	category({ name: 'combined: To not E.164 (strict)', kind: 'combined', label: 'To', count: 200, base: combinedValues, bad: badPhoneStrict, build: combinedField('to', STRICT), breaks: breaksE164 }),
 	category({ name: 'combined: quick reply buttons invalid', kind: 'combined', label: 'Quick Reply Buttons', count: 300, base: combinedValues, bad: badQuickReplies, build: (base, bad) => combinedTree(withQuickReplies(base, bad)), breaks: breaksQuickReplies }),
 	category({ name: 'combined: Components (JSON) wrong', kind: 'combined', label: 'Components (JSON)', count: 200, base: combinedValues, bad: badComponentsJson, build: (base, bad) => combinedJsonTree(base, new PerItem(bad, JSON.stringify(componentsOf(base)))), breaks: breaksComponents }),
-	category({ name: 'combined: SMS phone number not E.164 (strict)', kind: 'combined', label: 'SMS Phone Number', count: 300, base: combinedValues, bad: badPhoneStrict, build: combinedField('smsPhoneNumber', STRICT), breaks: breaksE164 }),
-	category({ name: 'combined: SMS phone number outside +62 (strict)', kind: 'combined', label: 'SMS Phone Number', count: 300, base: combinedValues, bad: wrongCountry, build: combinedField('smsPhoneNumber', STRICT), breaks: breaksSmsNumber }),
-	category({ name: 'combined: SMS message empty or not text', kind: 'combined', label: 'SMS Message', count: 200, base: combinedValues, bad: badRequiredText, build: combinedField('smsMessage', STRICT), breaks: breaksRequiredText }),
+	category({ name: 'combined: SMS phone number not E.164 (strict)', kind: 'combined', label: 'SMS Phone Number', count: 300, base: combinedValues, bad: badPhoneStrict, build: combinedField('phoneNumber', STRICT), breaks: breaksE164 }),
+	category({ name: 'combined: SMS phone number outside +62 (strict)', kind: 'combined', label: 'SMS Phone Number', count: 300, base: combinedValues, bad: wrongCountry, build: combinedField('phoneNumber', STRICT), breaks: breaksSmsNumber }),
+	category({ name: 'combined: SMS message empty or not text', kind: 'combined', label: 'SMS Message', count: 200, base: combinedValues, bad: badRequiredText, build: combinedField('message', STRICT), breaks: breaksRequiredText }),
 ];

@@ -182,20 +182,20 @@ export function smsTree(values: SmsValues, options: Params = STRICT): Params {
 }
 
 export interface CombinedValues extends TemplateValues {
-	smsPhoneNumber: unknown;
-	smsMessage: unknown;
+	phoneNumber: unknown;
+	message: unknown;
 }
 
 export const combinedValues: fc.Arbitrary<CombinedValues> = fc
 	.tuple(templateValues, smsValues)
-	.map(([template, sms]) => ({ ...template, smsPhoneNumber: sms.phoneNumber, smsMessage: sms.message }));
+	.map(([template, sms]) => ({ ...template, phoneNumber: sms.phoneNumber, message: sms.message }));
 
 export function combinedTree(values: CombinedValues, options: Params = STRICT): Params {
 	return {
 		...templateTree(values, options),
 		...OPERATION.combined,
-		smsPhoneNumber: values.smsPhoneNumber,
-		smsMessage: values.smsMessage,
+		phoneNumber: values.phoneNumber,
+		message: values.message,
 	};
 }
 

@@ -3,15 +3,18 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { FieldLabel } from '../schemas';
 import { PHONE_PLACEHOLDER, SMS_PHONE_HINT } from './phoneText';
 
+/**
+ * The SMS fields: Phone Number and Message, named `phoneNumber` and `message` in every operation
+ * that sends an SMS (actions/read/sms.ts reads them by these names).
+ */
 export function smsFields(
-	names: { phoneNumber: string; message: string },
 	labels: { phoneNumber: FieldLabel; message: FieldLabel },
 	phoneNumberDescription: string,
 ): INodeProperties[] {
 	return [
 		{
 			displayName: labels.phoneNumber.label,
-			name: names.phoneNumber,
+			name: 'phoneNumber',
 			type: 'string',
 			required: true,
 			default: '',
@@ -21,7 +24,7 @@ export function smsFields(
 		},
 		{
 			displayName: labels.message.label,
-			name: names.message,
+			name: 'message',
 			type: 'string',
 			required: true,
 			default: '',

@@ -26,7 +26,7 @@ const isSms = shownFor('sms').map((value) => `$parameter["resource"] === ${JSON.
 
 const WHERE = [
 	`(${isSms} ? "an SMS to " + ${code('phoneNumber')}`,
-	`: $parameter["resource"] === "combined" ? "a chat message to " + ${code('to')} + ", with SMS failover to " + ${code('smsPhoneNumber')}`,
+	`: $parameter["resource"] === "combined" ? "a chat message to " + ${code('to')} + ", with SMS failover to " + ${code('phoneNumber')}`,
 	`: "a chat message to " + ${code('to')})`,
 ].join(' ');
 

@@ -15,8 +15,8 @@ import { templateChecks } from './templateChecks';
 
 export const COMBINED_LABELS = {
 	...TEMPLATE_LABELS,
-	smsPhoneNumber: { label: 'SMS Phone Number' },
-	smsMessage: { label: 'SMS Message' },
+	phoneNumber: { label: 'SMS Phone Number' },
+	message: { label: 'SMS Message' },
 } satisfies FieldLabels;
 
 // SMS Phone Number copies To unless the user sets it, so a refused number names where it came from.
@@ -27,12 +27,12 @@ export const combinedSendSchema = z
 		withListLengths,
 		z.object({
 			...templateInputShape,
-			smsPhoneNumber: smsPhoneNumberWith(FAILOVER_SMS_COUNTRY_RULE),
-			smsMessage: smsInputShape.message,
+			phoneNumber: smsPhoneNumberWith(FAILOVER_SMS_COUNTRY_RULE),
+			message: smsInputShape.message,
 		}),
 	)
 	.check(templateChecks)
 	.transform((input) => ({
 		chat: toTemplateMessage(input),
-		sms: { phone_number: input.smsPhoneNumber, message: input.smsMessage },
+		sms: { phone_number: input.phoneNumber, message: input.message },
 	}));

@@ -62,7 +62,7 @@ export async function walkUserPaths(editor: Editor): Promise<void> {
 		editor.expectEqual(positions, ['0', '1'], 'executed: the two quick replies went out at positions 0 and 1');
 	});
 
-	const failover = template({ resource: 'combined', operation: 'sendWithFailover', to: '+6591234567', templateName: 'otp', smsMessage: 'Your code is 123456' });
+	const failover = template({ resource: 'combined', operation: 'sendWithFailover', to: '+6591234567', templateName: 'otp', message: 'Your code is 123456' });
 	await inTab('Send with Failover with a To outside +62', fresh(editor, 'Walk: failover', failover), async (tab) => {
 		const { output, sent } = await tab.execute();
 		const { description } = await errorShown(output);

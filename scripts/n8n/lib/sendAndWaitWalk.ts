@@ -79,7 +79,7 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 	await step('SMS → Send and Wait for Response: the panel', async () => {
 		const chosen = `choosing "${SMS_WAIT_ACTION}" adds the node with Resource SMS, Operation Send and Wait for Response`;
 		editor.expectEqual(await tab.values('resource', 'operation'), { resource: 'SMS', operation: 'Send and Wait for Response' }, chosen);
-		const hidden = ['from', 'to', 'templateName', 'linkPlaceholder', 'smsPhoneNumber', 'smsMessage', 'mediaType', 'approveLabel'];
+		const hidden = ['from', 'to', 'templateName', 'linkPlaceholder', 'mediaType', 'approveLabel'];
 		await tab.fields('Send and Wait (SMS, approval)', ['phoneNumber', 'message', 'responseType', 'approvalOptions'], hidden);
 		const responseType = { ...(await tab.values('responseType')), offered: await tab.select('responseType', 'Approval') };
 		const typesSaid = 'Response Type offers Approval (the default), Free Text and Custom Form';
@@ -175,14 +175,14 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 	await step('Chat Message and Combined Notification → Send and Wait for Response', async () => {
 		const chat = await fresh(editor, 'Walk: send and wait (chat)', { resource: 'chatMessage', operation: 'sendAndWait' })();
 		const chatFields = ['from', 'to', 'templateName', 'bodyParameters', 'linkPlaceholder', 'message', 'responseType', 'approvalOptions'];
-		await chat.fields('Send and Wait (Chat Message)', chatFields, ['phoneNumber', 'smsPhoneNumber', 'smsMessage', 'mediaType']);
+		await chat.fields('Send and Wait (Chat Message)', chatFields, ['phoneNumber', 'mediaType']);
 		editor.expectEqual(await chat.values('linkPlaceholder'), { linkPlaceholder: '1' }, 'Link Goes Into shows, set to body placeholder 1');
 		await chat.screenshot('send-and-wait-chat.png', 'linkPlaceholder');
 		await chat.page.close();
 
 		const combined = await fresh(editor, 'Walk: send and wait (combined)', { resource: 'combined', operation: 'sendAndWait' })();
-		const combinedFields = ['from', 'to', 'templateName', 'linkPlaceholder', 'smsPhoneNumber', 'message', 'responseType'];
-		await combined.fields('Send and Wait (Combined Notification)', combinedFields, ['phoneNumber', 'smsMessage', 'mediaType']);
+		const combinedFields = ['from', 'to', 'templateName', 'linkPlaceholder', 'phoneNumber', 'message', 'responseType'];
+		await combined.fields('Send and Wait (Combined Notification)', combinedFields, ['mediaType']);
 		await combined.page.close();
 	});
 

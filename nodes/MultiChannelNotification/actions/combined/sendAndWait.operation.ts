@@ -17,13 +17,11 @@ import { templateFields } from '../../editor/template';
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { readTemplateFields, templatePreview } from '../read/template';
 
-// The SMS text is `message`, the field n8n's human-review tool fills in; errors name it so.
-const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'message' };
-const LABELS = { ...COMBINED_LABELS, smsMessage: { label: 'Message', at: ['message'] } };
+// The SMS text is the question the answer page shows too, labelled Message as in SMS → Send and Wait.
+const LABELS = { ...COMBINED_LABELS, message: { label: 'Message' } };
 
-const [smsPhoneNumberField, messageField] = smsFields(
-	SMS_NAMES,
-	{ phoneNumber: LABELS.smsPhoneNumber, message: LABELS.smsMessage },
+const [phoneNumberField, messageField] = smsFields(
+	LABELS,
 	`Who gets the SMS. It copies To (the expression shown) unless you change it. ${SMS_INDONESIA_ONLY}. ${LOCAL_NUMBERS_NOTE}.`,
 );
 
@@ -45,7 +43,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	[
 		...templateFields,
 		linkPlaceholderField,
-		{ ...smsPhoneNumberField, default: '={{ $parameter["to"] }}' },
+		{ ...phoneNumberField, default: '={{ $parameter["to"] }}' },
 		{ ...messageField, typeOptions: { rows: MESSAGE_ROWS }, description: 'Text of the SMS part. The answer link is added on its own line below it; the answer page shows this text too.' },
 		...responseFields,
 		sendAndWaitOptions(templateOptionsField),
@@ -56,10 +54,10 @@ export const description: INodeProperties[] = updateDisplayOptions(
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
 	const link = answerLink(this);
-	const sms = readSms(this, SMS_NAMES, itemIndex, phoneNumberFormat);
+	const sms = readSms(this, itemIndex, phoneNumberFormat);
 	const candidate = Object.assign(readTemplateFields(this, itemIndex, phoneNumberFormat), {
-		smsPhoneNumber: sms.smsPhoneNumber,
-		smsMessage: withSmsLink(sms.message, link),
+		phoneNumber: sms.phoneNumber,
+		message: withSmsLink(sms.message, link),
 	});
 	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), link);
 	if (problems.length > 0) throw inputError(this.getNode(), itemIndex, problems);

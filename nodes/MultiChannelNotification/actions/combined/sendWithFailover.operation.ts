@@ -15,11 +15,8 @@ import { templateFields } from '../../editor/template';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 import { readTemplateFields, templatePreview } from '../read/template';
 
-const SMS_NAMES = { phoneNumber: 'smsPhoneNumber', message: 'smsMessage' };
-
-const [smsPhoneNumberField, smsMessageField] = smsFields(
-	SMS_NAMES,
-	{ phoneNumber: LABELS.smsPhoneNumber, message: LABELS.smsMessage },
+const [phoneNumberField, messageField] = smsFields(
+	LABELS,
 	`Who gets the SMS. It copies To (the expression shown) unless you change it. ${SMS_INDONESIA_ONLY}, so when To is not one, put one here. ${LOCAL_NUMBERS_NOTE}.`,
 );
 
@@ -32,8 +29,8 @@ const fields: INodeProperties[] = [
 		default: '',
 	},
 	...templateFields,
-	{ ...smsPhoneNumberField, default: '={{ $parameter["to"] }}' },
-	smsMessageField,
+	{ ...phoneNumberField, default: '={{ $parameter["to"] }}' },
+	messageField,
 	templateOptionsField,
 ];
 
@@ -63,7 +60,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 	// One object holding both parts' fields, as the schema reads them.
 	const candidate = Object.assign(
 		readTemplateFields(this, itemIndex, phoneNumberFormat),
-		readSms(this, SMS_NAMES, itemIndex, phoneNumberFormat),
+		readSms(this, itemIndex, phoneNumberFormat),
 	);
 	const body = parseOrThrow(this.getNode(), combinedSendSchema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);

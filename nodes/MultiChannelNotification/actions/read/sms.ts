@@ -5,26 +5,17 @@ import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 
 /**
- * The SMS fields, declared once: SMS → Send names them `phoneNumber`/`message`, Send with
- * Failover `smsPhoneNumber`/`smsMessage` for its SMS part (whose number defaults to To).
+ * The SMS fields of the item as the schema takes them: `phoneNumber` and `message`, the names
+ * of the SMS fields in every operation that sends an SMS (the combined operations' SMS part
+ * too, whose number defaults to To).
  */
-export interface SmsFieldNames {
-	phoneNumber: string;
-	message: string;
-}
-
-/** The SMS fields of the item as the schema takes them, keyed by node parameter. */
 export function readSms(
 	context: IExecuteFunctions,
-	names: SmsFieldNames,
 	itemIndex: number,
 	phoneNumberFormat: PhoneNumberFormat,
-): Record<string, unknown> {
+): { phoneNumber: unknown; message: unknown } {
 	return {
-		[names.phoneNumber]: normalizePhoneNumber(
-			readText(context, names.phoneNumber, itemIndex, { trim: true }),
-			phoneNumberFormat,
-		),
-		[names.message]: readText(context, names.message, itemIndex),
+		phoneNumber: normalizePhoneNumber(readText(context, 'phoneNumber', itemIndex, { trim: true }), phoneNumberFormat),
+		message: readText(context, 'message', itemIndex),
 	};
 }

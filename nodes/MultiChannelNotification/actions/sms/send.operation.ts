@@ -12,8 +12,6 @@ import { readSms } from '../read/sms';
 import { smsFields } from '../../editor/sms';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 
-const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
-
 export const option: OperationOption = { name: 'Send SMS', value: 'send', action: 'Send an SMS',
 	description: `Send an SMS to ${SMS_ALLOWED_NUMBER}` };
 
@@ -28,14 +26,14 @@ export const toolDescription = [
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['sms'], operation: ['send'] } },
 	[
-		...smsFields(NAMES, SMS_LABELS, SMS_RECIPIENT_DESCRIPTION),
+		...smsFields(SMS_LABELS, SMS_RECIPIENT_DESCRIPTION),
 		optionsField,
 	],
 );
 
 /** Output: the service's answer plus `phoneNumber`, the number the SMS went to. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const candidate = readSms(this, NAMES, itemIndex, readPhoneNumberFormat(this, itemIndex));
+	const candidate = readSms(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
 	const body = parseOrThrow(this.getNode(), smsSendSchema, candidate, itemIndex, SMS_LABELS);
 	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };
 }

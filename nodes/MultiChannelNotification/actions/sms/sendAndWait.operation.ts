@@ -14,8 +14,6 @@ import { readSms } from '../read/sms';
 import { smsFields } from '../../editor/sms';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY, WAIT_RULES } from '../../editor/tool';
 
-const NAMES = { phoneNumber: 'phoneNumber', message: 'message' };
-
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send an SMS and wait for response',
 	description: 'Send an SMS with an answer link and wait until the person approves, declines or answers' };
@@ -29,7 +27,7 @@ export const toolDescription = [
 	OUTCOME_RULES,
 ].join(' ');
 
-const [phoneNumberField, messageField] = smsFields(NAMES, SMS_LABELS, SMS_RECIPIENT_DESCRIPTION);
+const [phoneNumberField, messageField] = smsFields(SMS_LABELS, SMS_RECIPIENT_DESCRIPTION);
 
 /** In the human-review tool only, for the person building the workflow: what the reviewer gets, and what each answer does. */
 const humanReviewNotice: INodeProperties = {
@@ -53,7 +51,7 @@ export const description: INodeProperties[] = [
 
 /** The SMS: the message, then the answer link on its own line (validated as any SMS). */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const candidate = readSms(this, NAMES, itemIndex, readPhoneNumberFormat(this, itemIndex));
+	const candidate = readSms(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
 	candidate.message = withSmsLink(candidate.message, answerLink(this));
 	const body = parseOrThrow(this.getNode(), smsSendSchema, candidate, itemIndex, SMS_LABELS);
 	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };

@@ -227,8 +227,8 @@ describe('Send with Failover: a To outside +62', () => {
 				from: '+6281100000000',
 				to: '+6591234567',
 				templateName: 'otp',
-				smsPhoneNumber: '={{ $parameter["to"] }}',
-				smsMessage: 'Code 1',
+				phoneNumber: '={{ $parameter["to"] }}',
+				message: 'Code 1',
 			},
 			credentials: credentialsFor(sandbox()),
 		});

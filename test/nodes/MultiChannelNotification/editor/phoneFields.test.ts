@@ -7,8 +7,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { normalizePhoneNumber } from '../../../../nodes/MultiChannelNotification/helpers/phoneNumber';
 
-const PHONE_FIELDS = ['from', 'to', 'phoneNumber', 'smsPhoneNumber'];
-const SMS_FIELDS = ['phoneNumber', 'smsPhoneNumber'];
+const PHONE_FIELDS = ['from', 'to', 'phoneNumber'];
+const SMS_FIELDS = ['phoneNumber'];
 
 const phoneFields = new MultiChannelNotification().description.properties.filter((property) => PHONE_FIELDS.includes(property.name));
 const where = (field: INodeProperties) => `${field.name} (${JSON.stringify(field.displayOptions?.show)})`;

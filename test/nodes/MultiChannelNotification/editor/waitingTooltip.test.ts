@@ -56,7 +56,7 @@ test("the human-review tool's Resource: an SMS to the reviewer's number", () => 
 
 test('chat and chat with SMS failover name their numbers', () => {
 	expect(tooltip({ resource: 'chatMessage', operation: 'sendAndWait', to: '+6281234567890' })).toContain('to a chat message to <code>+6281234567890</code>.');
-	expect(tooltip({ resource: 'combined', operation: 'sendAndWait', to: '+6281234567890', smsPhoneNumber: '={{ $parameter["to"] }}' })).toContain(
+	expect(tooltip({ resource: 'combined', operation: 'sendAndWait', to: '+6281234567890', phoneNumber: '={{ $parameter["to"] }}' })).toContain(
 		'to a chat message to <code>+6281234567890</code>, with SMS failover to <code>{{ $parameter["to"] }}</code>.',
 	);
 });

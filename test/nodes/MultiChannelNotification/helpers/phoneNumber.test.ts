@@ -99,8 +99,8 @@ describe('Phone number format option through the engine', () => {
 				from: '+628110000000',
 				to: '0812 3456 7890',
 				templateName: 'otp',
-				smsPhoneNumber: '6281234567890',
-				smsMessage: 'code 1',
+				phoneNumber: '6281234567890',
+				message: 'code 1',
 			},
 			credentials: credentials(),
 		});

@@ -16,28 +16,28 @@ test('the body is { chat: template message, sms: SMS request } (fixture from the
 		templateName: 'otp',
 		bodyParameters: ['734201'],
 		quickReplyButtons: [{ index: '0', payload: 'not-me' }],
-		smsPhoneNumber: '+6281234567890',
-		smsMessage: 'Your code is 734201',
+		phoneNumber: '+6281234567890',
+		message: 'Your code is 734201',
 	});
 	expect(check(item)).toEqual({ data: requestFixture('combined-otp'), problems: [] });
 });
 
 describe('SMS part: the SMS rules, named as the SMS fields', () => {
-	test.each(INVALID_E164)('SMS Phone Number: rejects %s', (_name, smsPhoneNumber) => {
-		expect(check(combinedItem({ smsPhoneNumber })).problems).toEqual([
-			expect.objectContaining({ field: 'SMS Phone Number', path: ['smsPhoneNumber'] }),
+	test.each(INVALID_E164)('SMS Phone Number: rejects %s', (_name, phoneNumber) => {
+		expect(check(combinedItem({ phoneNumber })).problems).toEqual([
+			expect.objectContaining({ field: 'SMS Phone Number', path: ['phoneNumber'] }),
 		]);
 	});
 
-	test.each(NON_INDONESIAN_NUMBERS)('SMS Phone Number: rejects %s (outside +62)', (_name, smsPhoneNumber) => {
-		expect(check(combinedItem({ smsPhoneNumber })).problems).toEqual([
+	test.each(NON_INDONESIAN_NUMBERS)('SMS Phone Number: rejects %s (outside +62)', (_name, phoneNumber) => {
+		expect(check(combinedItem({ phoneNumber })).problems).toEqual([
 			expect.objectContaining({ field: 'SMS Phone Number', rule: expect.stringMatching(/\+62/) }),
 		]);
 	});
 
 	test('SMS Message: required', () => {
-		expect(check(combinedItem({ smsMessage: ' ' })).problems).toEqual([
-			{ field: 'SMS Message', path: ['smsMessage'], rule: 'is required and must not be empty' },
+		expect(check(combinedItem({ message: ' ' })).problems).toEqual([
+			{ field: 'SMS Message', path: ['message'], rule: 'is required and must not be empty' },
 		]);
 	});
 });
@@ -60,7 +60,7 @@ describe('chat part: the template rules', () => {
 });
 
 test('both parts wrong: one verdict lists the chat and the SMS problem', () => {
-	expect(check(combinedItem({ to: 'x', smsPhoneNumber: '+6581234567' })).problems.map((problem) => problem.field)).toEqual([
+	expect(check(combinedItem({ to: 'x', phoneNumber: '+6581234567' })).problems.map((problem) => problem.field)).toEqual([
 		'To',
 		'SMS Phone Number',
 	]);

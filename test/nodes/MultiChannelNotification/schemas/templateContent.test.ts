@@ -124,8 +124,8 @@ describe('Template Content through the engine', () => {
 			to: '+6281234567890',
 			templateName: 'otp',
 			templateContent: 'Kode Anda {{1}}',
-			smsPhoneNumber: '+6281234567890',
-			smsMessage: 'Kode Anda 4411',
+			phoneNumber: '+6281234567890',
+			message: 'Kode Anda 4411',
 		};
 		const ok = await runNode({ parameters: { ...base, bodyParameters: params('4411') }, credentials: credentialsFor(sandbox()) });
 		expect(ok.output?.[0].json.preview).toBe('Kode Anda 4411');

@@ -105,7 +105,7 @@ test('Chat with SMS failover: both numbers as sent and the request id', async ()
 		operation: 'sendAndWait',
 		from: '+6281100000000',
 		to: '+6281234567890',
-		smsPhoneNumber: '0813 0000 1111',
+		phoneNumber: '0813 0000 1111',
 		templateName: 'refund_approval',
 		languageCode: 'id',
 		templateContent: 'Approve the refund here: {{1}}',

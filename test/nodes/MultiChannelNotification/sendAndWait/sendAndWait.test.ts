@@ -246,7 +246,7 @@ describe('Combined Notification → Send and Wait for Response', () => {
 	test('the same link in the template placeholder and below the SMS text', async () => {
 		const { template: _unused, ...chat } = { template: 0, ...template() };
 		const { run, error } = await runNode({
-			parameters: { ...chat, resource: 'combined', smsPhoneNumber: '+6281234567890', message: 'Approve the refund?' },
+			parameters: { ...chat, resource: 'combined', phoneNumber: '+6281234567890', message: 'Approve the refund?' },
 			credentials: credentialsFor(sandbox()),
 		});
 

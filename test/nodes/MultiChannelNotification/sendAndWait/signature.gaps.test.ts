@@ -32,7 +32,7 @@ const TEMPLATE: INodeParameters = {
 const OPERATIONS: Array<[string, INodeParameters]> = [
 	['SMS', { resource: 'sms', operation: 'sendAndWait', phoneNumber: '+6281234567890', message: 'Approve the refund?', options: {} }],
 	['Chat Message', { ...TEMPLATE, resource: 'chatMessage' }],
-	['Send with Failover', { ...TEMPLATE, resource: 'combined', smsPhoneNumber: '+6281234567890' }],
+	['Send with Failover', { ...TEMPLATE, resource: 'combined', phoneNumber: '+6281234567890' }],
 ];
 
 describe('the answer link’s signature check, on an n8n that offers it', () => {

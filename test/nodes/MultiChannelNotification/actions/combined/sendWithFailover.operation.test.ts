@@ -15,8 +15,8 @@ const failover = (fields: INodeParameters = {}): INodeParameters => ({
 	templateName: 'otp',
 	bodyParameters: { parameter: [{ text: '={{ $json.code }}' }] },
 	quickReplyButtons: { button: [{ index: '0', payload: 'not-me' }] },
-	smsPhoneNumber: '={{ $json.phone }}',
-	smsMessage: '=Your code is {{ $json.code }}',
+	phoneNumber: '={{ $json.phone }}',
+	message: '=Your code is {{ $json.code }}',
 	...fields,
 });
 
@@ -50,8 +50,8 @@ describe('Combined Notification → Send with Failover through the engine', () =
 	});
 
 	test.each<[string, INodeParameters, string]>([
-		['the SMS part to a non-Indonesian number', { smsPhoneNumber: '+6591234567' }, 'SMS Phone Number must be an Indonesian number starting with +62'],
-		['an empty SMS message', { smsMessage: '={{ "" }}' }, 'SMS Message is required'],
+		['the SMS part to a non-Indonesian number', { phoneNumber: '+6591234567' }, 'SMS Phone Number must be an Indonesian number starting with +62'],
+		['an empty SMS message', { message: '={{ "" }}' }, 'SMS Message is required'],
 		['a chat part with an http header image', { headerImageUrl: 'http://x.example.com/a.png' }, 'Header Image URL must use https://, not http:// (the service only fetches https links)'],
 		['a chat recipient that is not E.164', { to: '12', options: { phoneNumberFormat: 'strict' } }, 'To must be an E.164 phone number'],
 	])('%s → NodeOperationError before either part is sent', async (_name, fields, problem) => {
@@ -67,7 +67,7 @@ describe('Combined Notification → Send with Failover through the engine', () =
 	});
 
 	test('the SMS number defaults to To, normalised the same way', async () => {
-		const { smsPhoneNumber: _unset, ...parameters } = failover({ to: '0812-3456-7890' });
+		const { phoneNumber: _unset, ...parameters } = failover({ to: '0812-3456-7890' });
 		const { output, error } = await runNode({
 			parameters,
 			items: [{ code: '734201' }],
@@ -80,7 +80,7 @@ describe('Combined Notification → Send with Failover through the engine', () =
 	});
 
 	test('a chat recipient outside +62 with the SMS number left to default: the SMS +62 rule says so', async () => {
-		const { smsPhoneNumber: _unset, ...parameters } = failover({ to: '+6591234567' });
+		const { phoneNumber: _unset, ...parameters } = failover({ to: '+6591234567' });
 		const { error } = await runNode({
 			parameters,
 			items: [{ code: '734201' }],
@@ -104,9 +104,9 @@ describe('Combined Notification → Send with Failover through the engine', () =
 		const { error } = await runNode({
 			parameters: failover({
 				to: 'not a number',
-				smsPhoneNumber: '+6281234567890',
+				phoneNumber: '+6281234567890',
 				templateContent: 'Kode {{1}} untuk {{2}}',
-				smsMessage: '={{ "" }}',
+				message: '={{ "" }}',
 			}),
 			items: [{ code: '734201' }],
 			credentials: credentialsFor(sandbox()),
@@ -122,7 +122,7 @@ describe('Combined Notification → Send with Failover through the engine', () =
 
 	test('both parts are checked: the description lists the chat and the SMS problem', async () => {
 		const { error } = await runNode({
-			parameters: failover({ to: 'x', smsPhoneNumber: '+6591234567', options: { phoneNumberFormat: 'strict' } }),
+			parameters: failover({ to: 'x', phoneNumber: '+6591234567', options: { phoneNumberFormat: 'strict' } }),
 			items: [{ phone: '+6281234567890', code: '1' }],
 			credentials: credentialsFor(sandbox()),
 		});
