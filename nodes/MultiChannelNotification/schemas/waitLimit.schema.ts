@@ -30,14 +30,29 @@ const unitOf = (value: unknown): number | undefined => {
 const amountOf = (value: unknown) => Number(value ?? 1);
 const dateOf = (value: unknown) => new Date(String(value ?? ''));
 
+interface Interval {
+	resumeAmount?: unknown;
+	resumeUnit?: unknown;
+}
+
+/** The unit first: an amount is judged only in a unit there is, so one mistake gives one message. */
 function afterInterval(now: number) {
 	return z
-		.object({
-			resumeAmount: z.unknown().superRefine(
-				ruleShowing((value) => Number.isFinite(amountOf(value)) && amountOf(value) > 0, 'must be a number above 0', asJson),
+		.object({ resumeAmount: z.unknown(), resumeUnit: z.unknown() })
+		.superRefine(
+			ruleShowing((limit: Interval) => unitOf(limit.resumeUnit) !== undefined, 'must be minutes, hours or days', (limit) => asJson(limit.resumeUnit), {
+				path: ['resumeUnit'],
+				stop: true,
+			}),
+		)
+		.superRefine(
+			ruleShowing(
+				(limit: Interval) => Number.isFinite(amountOf(limit.resumeAmount)) && amountOf(limit.resumeAmount) > 0,
+				'must be a number above 0',
+				(limit) => asJson(limit.resumeAmount),
+				{ path: ['resumeAmount'] },
 			),
-			resumeUnit: z.unknown().superRefine(ruleShowing((value) => unitOf(value) !== undefined, 'must be minutes, hours or days', asJson)),
-		})
+		)
 		.transform(({ resumeAmount, resumeUnit }) => new Date(now + amountOf(resumeAmount) * (unitOf(resumeUnit) ?? 0)));
 }
 

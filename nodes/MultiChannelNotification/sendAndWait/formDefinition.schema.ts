@@ -145,19 +145,22 @@ function elementsSchema(json: boolean) {
 		.transform((elements) => elements.map((element) => element.entry));
 }
 
-/** Form Fields as given: JSON text, or the list an expression gave; n8n's forms also take the choices as a plain list. */
+/**
+ * Form Fields as given: JSON text, or the list an expression gave; n8n's forms also take the
+ * choices as a plain list. Neither JSON nor a list of objects is the one problem: nothing after it is judged.
+ */
 function jsonElements(raw: unknown, context: z.RefinementCtx<unknown>): IDataObject[] {
 	let entries: unknown = raw;
 	if (typeof raw === 'string') {
 		try {
 			entries = JSON.parse(raw);
 		} catch {
-			context.addIssue({ code: 'custom', message: 'must be JSON: a list of form elements, e.g. [{ "fieldLabel": "Name" }]', input: raw });
+			context.addIssue({ code: 'custom', message: 'must be JSON: a list of form elements, e.g. [{ "fieldLabel": "Name" }]', input: raw, continue: false });
 			return [];
 		}
 	}
 	if (!Array.isArray(entries) || !entries.every((entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry))) {
-		context.addIssue({ code: 'custom', message: 'must be a JSON list of form elements, each an object such as { "fieldLabel": "Name" }', input: raw });
+		context.addIssue({ code: 'custom', message: 'must be a JSON list of form elements, each an object such as { "fieldLabel": "Name" }', input: raw, continue: false });
 		return [];
 	}
 	return (entries as IDataObject[]).map((entry) => (Array.isArray(entry.fieldOptions) ? { ...entry, fieldOptions: { values: entry.fieldOptions } } : entry));
