@@ -23,8 +23,8 @@ interface FormAnswer {
 	files: Array<{ key: string; file: UploadedFile }>;
 }
 
-export type Answer = { data: IDataObject; files?: FormAnswer['files']; said: string };
-export interface Refusal {
+type Answer = { data: IDataObject; files?: FormAnswer['files']; said: string };
+interface Refusal {
 	status: number;
 	title: string;
 	text: string;
@@ -46,7 +46,7 @@ const REFUSALS: Record<string, Omit<Refusal, 'title'>> = {
 };
 
 /** The page for a refused answer: its first problem, in the page's words. */
-export function refusalOf([problem]: Problem[]): Refusal {
+function refusalOf([problem]: Problem[]): Refusal {
 	const said = REFUSALS[problem.rule];
 	if (said !== undefined) return { title: TITLE, ...said };
 	// A form field's rule follows its quoted label: "Amount" is required. / "Reason": that is not …
