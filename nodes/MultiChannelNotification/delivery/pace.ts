@@ -88,9 +88,8 @@ export class Pace {
 	onDone(now: number, rtt: number, adaptive: boolean): void {
 		this.refusedInARow = 0;
 		while (this.delivered[0] <= now - CUT_EVERY_MS) this.delivered.shift();
-		// Before any rate is set, a delivery after a quiet second starts what the first 429 measures:
-		// counted over the quiet before it (one message sent a while ago, then a burst), a fraction
-		// of a second would count as a whole one. A rate once set is only cut from then on.
+		// Before any rate is set, a delivery after a quiet second starts what the first 429 measures
+		// (why: docs/pacing.md, "After a 429"). A rate once set is only cut from then on.
 		this.firstDelivery = this.delivered.length === 0 && this.rate === Infinity ? now : Math.min(this.firstDelivery, now);
 		this.delivered.push(now);
 		const base = this.quickestRecent(now, rtt);
@@ -133,20 +132,7 @@ export class Pace {
 	 * wait is not taken.
 	 */
 	onThrottled(now: number, retryAfterMs: number | undefined, maxWaitMs: number, startedAt = now): void {
-		if (this.doublingSince !== undefined) {
-			// Refusals of the opening requests say nothing of the doubled rate.
-			if (startedAt < this.doublingSince) return;
-			const since = this.doublingSince;
-			this.doublingSince = undefined;
-			const delivered = this.deliveredSince(since);
-			if (delivered > 0) {
-				this.lastCut = now;
-				this.lastProbe = now;
-				this.refusedInARow = 0;
-				this.setRate(now, delivered, Math.max(MIN_MEASURE_MS, Math.min(CUT_EVERY_MS, now - since)));
-				return;
-			}
-		}
+		if (this.doublingSince !== undefined && this.endDoubling(now, startedAt, this.doublingSince)) return;
 		// Only requests sent at the current rate say whether it is too high.
 		if (startedAt >= this.lastCut) this.refusedInARow++;
 		// A rate measured over a short span may be far too high (a burst allowance looks like a
@@ -159,28 +145,58 @@ export class Pace {
 		this.lastCut = now;
 		this.lastProbe = now;
 		if (lastSecond === 0 || (sinceCut > -Infinity && (deliveredSinceCut === 0 || overrated))) {
-			this.refusedInARow = 0;
-			// The service's window is spent: wait for it, but never longer than an item may wait
-			// (the items would all fail past their budget; they fail on their own 429 instead).
-			const pause = retryAfterMs ?? 1000;
-			if (pause <= maxWaitMs) this.pausedUntil = Math.max(this.pausedUntil, now + pause);
-			// What got through, spread from the first delivery to the end of the pause.
-			if (lastSecond > 0) {
-				this.setRate(now, lastSecond, Math.max(MIN_MEASURE_MS, this.pausedUntil - this.firstDelivery));
-			} else if (this.rate === Infinity) {
-				// Nothing measured yet: the requests sent at once, spread over the pause, then doubling.
-				const resumeAt = Math.max(now, this.pausedUntil);
-				this.setRate(now, this.limit, Math.max(MIN_MEASURE_MS, resumeAt - now));
-				this.doublingSince = resumeAt;
-				this.lastProbe = resumeAt;
-			}
-			return;
+			this.pauseSpentWindow(now, retryAfterMs, maxWaitMs, lastSecond);
+		} else {
+			this.cutToDelivered(now, lastSecond);
 		}
-		// Answers still get through: the rate is what they came to over the last second, or since
-		// the first delivery if more recent; the next cut may come once that span has passed.
-		// Since the first delivery counts that delivery too (every one kept): one delivery, then a
-		// 429, is a rate of one per span, where counting only later ones would make it 0 and no
-		// request to this service would ever start again.
+	}
+
+	/**
+	 * A 429 while the rate doubles after a first pause with nothing delivered (`since`: the pause's
+	 * end). True when it is dealt with here: a refusal of an opening request says nothing of the
+	 * doubled rate, and the first refusal after the pause measures the rate since then.
+	 */
+	private endDoubling(now: number, startedAt: number, since: number): boolean {
+		if (startedAt < since) return true;
+		this.doublingSince = undefined;
+		const delivered = this.deliveredSince(since);
+		if (delivered === 0) return false;
+		this.lastCut = now;
+		this.lastProbe = now;
+		this.refusedInARow = 0;
+		this.setRate(now, delivered, Math.max(MIN_MEASURE_MS, Math.min(CUT_EVERY_MS, now - since)));
+		return true;
+	}
+
+	/**
+	 * The service's window is spent: every send waits for it (the Retry-After, else 1 s), but never
+	 * longer than an item may wait (the items would all fail past their budget; they fail on their
+	 * own 429 instead). `lastSecond`: the deliveries of the last second.
+	 */
+	private pauseSpentWindow(now: number, retryAfterMs: number | undefined, maxWaitMs: number, lastSecond: number): void {
+		this.refusedInARow = 0;
+		const pause = retryAfterMs ?? 1000;
+		if (pause <= maxWaitMs) this.pausedUntil = Math.max(this.pausedUntil, now + pause);
+		// What got through, spread from the first delivery to the end of the pause.
+		if (lastSecond > 0) {
+			this.setRate(now, lastSecond, Math.max(MIN_MEASURE_MS, this.pausedUntil - this.firstDelivery));
+		} else if (this.rate === Infinity) {
+			// Nothing measured yet: the requests sent at once, spread over the pause, then doubling.
+			const resumeAt = Math.max(now, this.pausedUntil);
+			this.setRate(now, this.limit, Math.max(MIN_MEASURE_MS, resumeAt - now));
+			this.doublingSince = resumeAt;
+			this.lastProbe = resumeAt;
+		}
+	}
+
+	/**
+	 * Answers still get through: the rate is what they came to over the last second, or since the
+	 * first delivery if more recent; the next cut may come once that span has passed. Since the
+	 * first delivery counts that delivery too (every one kept): one delivery, then a 429, is a rate
+	 * of one per span, where counting only later ones would make it 0 and no request to this
+	 * service would ever start again.
+	 */
+	private cutToDelivered(now: number, lastSecond: number): void {
 		const span = Math.max(MIN_MEASURE_MS, Math.min(CUT_EVERY_MS, now - this.firstDelivery));
 		this.setRate(now, span < CUT_EVERY_MS ? this.delivered.length : lastSecond, span);
 	}
