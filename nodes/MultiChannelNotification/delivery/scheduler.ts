@@ -2,19 +2,17 @@ import { CUT_EVERY_MS, INITIAL_LIMIT, Pace } from './pace';
 
 /**
  * Sends the items of one execution at the pace of their service (pace.ts), shared with every
- * other execution sending to it. Pure: time comes from an injected clock, sending from an
- * injected function, so it is tested on a virtual clock.
+ * other execution sending to it. Time comes from an injected clock, sending from an injected
+ * function. The design, and why: docs/pacing.md.
  *
  * - **Adaptive** (no Concurrency set): the shared window of the service limits the requests in
  *   flight, this execution's and the others' together.
  * - **Pinned** (Concurrency set): exactly that many of this execution's in flight.
- * - **Rate limited**: every start takes a slot of the shared rate. A 429'd item is queued again
- *   after the Retry-After the service gave; without one, after 1 s while messages are getting
- *   through (the rate is the backoff), else 1 s, 2 s, 4 s … up to 30 s. It gives up once its
- *   waiting would pass the item's budget.
+ * - **Rate limited**: every start takes a slot of the shared rate. A 429'd item (a 429 is the
+ *   only answer sent again) is queued again after the Retry-After the service gave; without one,
+ *   after 1 s while messages are getting through (the rate is the backoff), else 1 s, 2 s, 4 s …
+ *   up to 30 s. It gives up once its waiting would pass the item's budget.
  * - **Batches** (Batch Interval set): a batch of `limit` items, all answered, then the pause.
- *
- * A 429 is the only answer ever sent again: it means the request was refused, not delivered.
  */
 
 const BACKOFF_BASE_MS = 1000;
@@ -85,6 +83,173 @@ export function backoff(attempt: number): number {
 	return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
 }
 
+/** The jobs of one execution not yet started: retries whose wait is over, fresh ones, retries still waiting. */
+class Jobs {
+	/** Retries whose wait is over, in item order: they go before fresh items. */
+	private readonly retries: Job[] = [];
+	/** The first fresh item. */
+	private next = 0;
+	/** Retries still waiting, soonest first. */
+	private readonly waiting: Job[] = [];
+
+	constructor(private readonly count: number) {}
+
+	/** Jobs that may start once there is room. */
+	pending(): number {
+		return this.retries.length + (this.count - this.next);
+	}
+
+	/** True when no job is left to start, now or later. */
+	allTaken(): boolean {
+		return this.pending() === 0 && this.waiting.length === 0;
+	}
+
+	/** The job to start next: a retry whose wait is over, else the next fresh item. */
+	take(): Job {
+		return this.retries.shift() ?? { index: this.next++, attempt: 0, notBefore: 0 };
+	}
+
+	/** Queues a refused job again, to start no sooner than `at`. */
+	retryAt(job: Job, at: number): void {
+		job.attempt++;
+		job.notBefore = at;
+		this.waiting.push(job);
+		this.waiting.sort((a, b) => a.notBefore - b.notBefore || a.index - b.index);
+	}
+
+	/** Moves the retries whose wait is over to the front, in item order. */
+	releaseDue(now: number): void {
+		const due = this.waiting.filter((job) => job.notBefore <= now);
+		if (due.length === 0) return;
+		this.waiting.splice(0, due.length);
+		this.retries.push(...due);
+		this.retries.sort((a, b) => a.index - b.index);
+	}
+
+	/** When the soonest waiting retry is due; undefined when none waits. */
+	nextDue(): number | undefined {
+		return this.waiting[0]?.notBefore;
+	}
+}
+
+/** One execution's run through the pace: what is in flight, its batches, its answers, its stats. */
+class Run {
+	readonly stats: ScheduleStats = { attempts: 0, throttled: 0, maxInFlight: 0 };
+	private readonly jobs: Jobs;
+	private readonly pinned: boolean;
+	private inFlight = 0;
+	private stopped = false;
+	private batchOpen = true;
+	private batchReadyAt = 0;
+
+	constructor(
+		count: number,
+		private readonly sender: Sender,
+		private readonly settings: PacingSettings,
+		private readonly clock: Clock,
+		private readonly pace: Pace,
+	) {
+		this.jobs = new Jobs(count);
+		this.pinned = settings.concurrency !== undefined;
+	}
+
+	/** Starts every job that may start at `now`: room in flight, a slot of the rate, an open batch. */
+	startWhatMay(now: number): void {
+		if (this.sender.cancelled?.() === true) this.stopped = true;
+		this.jobs.releaseDue(now);
+		const { batchInterval } = this.settings;
+		if (batchInterval > 0 && this.inFlight === 0) this.batchOpen = now >= this.batchReadyAt;
+		let startedInBatch = 0;
+		while (
+			!this.stopped &&
+			this.jobs.pending() > 0 &&
+			this.room() &&
+			this.pace.slot() <= now &&
+			(batchInterval === 0 || (this.batchOpen && startedInBatch < this.limit()))
+		) {
+			this.start(this.jobs.take(), now);
+			startedInBatch++;
+		}
+		if (batchInterval > 0 && startedInBatch > 0) this.batchOpen = false;
+	}
+
+	/** True once nothing is in flight and nothing more will start. */
+	over(): boolean {
+		return this.inFlight === 0 && (this.stopped || this.jobs.allTaken());
+	}
+
+	/**
+	 * When a job may start without an answer coming first: the rate's next slot, the soonest
+	 * retry, the end of the pause between batches. Undefined when only an answer can help.
+	 */
+	nextStartAt(now: number): number | undefined {
+		if (this.stopped) return undefined;
+		const timers: number[] = [];
+		if (this.jobs.pending() > 0 && this.room() && this.pace.slot() > now) timers.push(this.pace.slot());
+		const due = this.jobs.nextDue();
+		if (due !== undefined) timers.push(due);
+		if (this.settings.batchInterval > 0 && this.inFlight === 0 && !this.batchOpen) timers.push(this.batchReadyAt);
+		return timers.length > 0 ? Math.min(...timers) : undefined;
+	}
+
+	private limit(): number {
+		return this.pinned ? (this.settings.concurrency ?? INITIAL_LIMIT) : this.pace.limit;
+	}
+
+	/** Room for one more request: this execution's own when pinned, else the service's window. */
+	private room(): boolean {
+		return (this.pinned ? this.inFlight : this.pace.inFlight) < this.limit();
+	}
+
+	private start(job: Job, now: number): void {
+		this.inFlight++;
+		this.stats.attempts++;
+		this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.inFlight);
+		job.startedAt = now;
+		this.pace.take(now);
+		this.sender.send(job.index, job.attempt).then(
+			(attempt) => this.finish(job, attempt),
+			() => this.finish(job, { kind: 'stop' }),
+		);
+	}
+
+	private finish(job: Job, attempt: Attempt): void {
+		this.inFlight--;
+		const now = this.clock.now();
+		if (job.firstThrottledAt !== undefined && attempt.kind !== 'throttled') this.noteWait(now - job.firstThrottledAt);
+		if (attempt.kind === 'stop') this.stopped = true;
+		else if (attempt.kind === 'done') this.pace.onDone(now, now - (job.startedAt ?? now), !this.pinned);
+		else this.throttled(job, attempt.retryAfterMs, now);
+		if (this.settings.batchInterval > 0 && this.inFlight === 0) this.batchReadyAt = now + this.settings.batchInterval;
+		// Wakes this execution and every other one waiting for room.
+		this.pace.settle();
+	}
+
+	/**
+	 * A 429: the job is queued again after the Retry-After, else a backoff, unless its waiting
+	 * would then pass its budget; then it is given up.
+	 */
+	private throttled(job: Job, retryAfterMs: number | undefined, now: number): void {
+		this.stats.throttled++;
+		this.pace.onThrottled(now, retryAfterMs, this.settings.maxWaitMs, job.startedAt);
+		job.firstThrottledAt ??= now;
+		const flowing = this.pace.deliveredSince(now - CUT_EVERY_MS) > 0;
+		const wait = retryAfterMs ?? (flowing ? BACKOFF_BASE_MS : backoff(job.attempt));
+		const waited = now - job.firstThrottledAt;
+		if (waited + wait > this.settings.maxWaitMs) {
+			this.noteWait(waited);
+			if (this.sender.giveUp(job.index, waited, wait) === 'stop') this.stopped = true;
+		} else {
+			this.jobs.retryAt(job, now + wait);
+		}
+	}
+
+	/** An item held back by rate limits for `ms`, first refusal to last answer. */
+	private noteWait(ms: number): void {
+		this.stats.longestWaitMs = Math.max(this.stats.longestWaitMs ?? 0, ms);
+	}
+}
+
 /**
  * Runs jobs 0 … count-1 through `sender` until each is done, or until one says stop. `pace` is
  * the service's shared pace (a fresh one when not given).
@@ -96,104 +261,21 @@ export async function schedule(
 	clock: Clock,
 	pace: Pace = new Pace(),
 ): Promise<ScheduleStats> {
-	const pinned = settings.concurrency !== undefined;
-	const limit = () => (pinned ? (settings.concurrency ?? INITIAL_LIMIT) : pace.limit);
-	const room = () => (pinned ? inFlight : pace.inFlight) < limit();
-	// Retries whose wait is over (in item order), then fresh items from `next` on.
-	const retries: Job[] = [];
-	let next = 0;
-	const pending = () => retries.length + (count - next);
-	const take = (): Job => retries.shift() ?? { index: next++, attempt: 0, notBefore: 0 };
-	const waiting: Job[] = [];
-	const stats: ScheduleStats = { attempts: 0, throttled: 0, maxInFlight: 0 };
-	let inFlight = 0;
-	let stopped = false;
-	let batchOpen = true;
-	let batchReadyAt = 0;
+	const run = new Run(count, sender, settings, clock, pace);
 	let wake = () => {};
 	const unsubscribe = pace.subscribe(() => wake());
-
-	const finish = (job: Job, attempt: Attempt) => {
-		inFlight--;
-		const now = clock.now();
-		if (job.firstThrottledAt !== undefined && attempt.kind !== 'throttled') {
-			stats.longestWaitMs = Math.max(stats.longestWaitMs ?? 0, now - job.firstThrottledAt);
-		}
-		if (attempt.kind === 'stop') stopped = true;
-		else if (attempt.kind === 'done') pace.onDone(now, now - (job.startedAt ?? now), !pinned);
-		else {
-			stats.throttled++;
-			pace.onThrottled(now, attempt.retryAfterMs, settings.maxWaitMs, job.startedAt);
-			job.firstThrottledAt ??= now;
-			const flowing = pace.deliveredSince(now - CUT_EVERY_MS) > 0;
-			const wait = attempt.retryAfterMs ?? (flowing ? BACKOFF_BASE_MS : backoff(job.attempt));
-			const waited = now - job.firstThrottledAt;
-			if (waited + wait > settings.maxWaitMs) {
-				stats.longestWaitMs = Math.max(stats.longestWaitMs ?? 0, waited);
-				if (sender.giveUp(job.index, waited, wait) === 'stop') stopped = true;
-			} else {
-				job.attempt++;
-				job.notBefore = now + wait;
-				waiting.push(job);
-				waiting.sort((a, b) => a.notBefore - b.notBefore || a.index - b.index);
-			}
-		}
-		if (settings.batchInterval > 0 && inFlight === 0) batchReadyAt = now + settings.batchInterval;
-		// Wakes this execution and every other one waiting for room.
-		pace.settle();
-	};
-
-	const start = (job: Job, now: number) => {
-		inFlight++;
-		stats.attempts++;
-		stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
-		job.startedAt = now;
-		pace.take(now);
-		sender.send(job.index, job.attempt).then(
-			(attempt) => finish(job, attempt),
-			() => finish(job, { kind: 'stop' }),
-		);
-	};
-
 	try {
 		for (;;) {
 			const woken = new Promise<void>((resolve) => (wake = resolve));
 			const now = clock.now();
-			if (sender.cancelled?.() === true) stopped = true;
-			// Retries whose wait is over go first, in item order.
-			const due = waiting.filter((job) => job.notBefore <= now);
-			if (due.length > 0) {
-				waiting.splice(0, due.length);
-				retries.push(...due);
-				retries.sort((a, b) => a.index - b.index);
-			}
-			if (settings.batchInterval > 0 && inFlight === 0) batchOpen = now >= batchReadyAt;
-			let startedInBatch = 0;
-			while (
-				!stopped &&
-				pending() > 0 &&
-				room() &&
-				pace.slot() <= now &&
-				(settings.batchInterval === 0 || (batchOpen && startedInBatch < limit()))
-			) {
-				start(take(), now);
-				startedInBatch++;
-			}
-			if (settings.batchInterval > 0 && startedInBatch > 0) batchOpen = false;
-			if (inFlight === 0 && (stopped || (pending() === 0 && waiting.length === 0))) break;
-
-			const timers: number[] = [];
-			if (!stopped) {
-				if (pending() > 0 && room() && pace.slot() > now) timers.push(pace.slot());
-				if (waiting.length > 0) timers.push(waiting[0].notBefore);
-				if (settings.batchInterval > 0 && inFlight === 0 && !batchOpen) timers.push(batchReadyAt);
-			}
-			const next = timers.length > 0 ? Math.min(...timers) : undefined;
+			run.startWhatMay(now);
+			if (run.over()) break;
+			const next = run.nextStartAt(now);
 			await (next === undefined ? woken : Promise.race([woken, clock.sleep(Math.max(0, next - now))]));
 		}
 	} finally {
 		unsubscribe();
 	}
-	if (pace.rate !== Infinity) stats.rate = pace.rate;
-	return stats;
+	if (pace.rate !== Infinity) run.stats.rate = pace.rate;
+	return run.stats;
 }
