@@ -47,7 +47,7 @@ export function readItem(context: IExecuteFunctions, operation: SendOperation, i
 /**
  * Whole milliseconds on a clock that only moves forward (the wall clock can be stepped back or
  * ahead by the host's time keeping): a Retry-After wait is then never cut short, nor stretched.
- * Whole milliseconds, as the wall clock gives them: the pace's rules were tuned on whole ones.
+ * Whole milliseconds, as the wall clock gives them: the pace's rules are tuned to whole ones.
  */
 const realClock: Clock = { now: () => Math.floor(performance.timeOrigin + performance.now()), sleep: async (ms) => await sleep(ms) };
 
@@ -65,6 +65,8 @@ function dryRunItem(connection: ServiceConnection, { request }: Ready): IDataObj
 	};
 }
 
+type Tries = ReturnType<typeof triesOf>;
+
 /**
  * Sends the valid items: dry-run items are output as requests, items whose Send Once key was
  * already sent are skipped, the rest go through the scheduler. Results land in `outcomes`.
@@ -75,17 +77,39 @@ export async function deliver(
 	ready: Ready[],
 	outcomes: Outcomes,
 ): Promise<void> {
-	let connection: ServiceConnection;
-	try {
-		connection = await getConnection.call(this);
-	} catch (error) {
-		// A credential problem concerns every item still to send: each says so.
-		for (const { itemIndex } of ready) if (outcomes.fail(itemIndex, error) === 'stop') return;
-		return;
-	}
-
+	const connection = await connectOrFail(this, ready, outcomes);
+	if (connection === undefined) return;
 	// With Retry On Fail, what an earlier try of this run did with an item decides (see retries.ts).
 	const tries = triesOf(this);
+	const live = itemsToSend(this, connection, ready, outcomes, tries);
+	if (live === undefined) return;
+	const toSend = await sendOncePerKey(this, live, outcomes);
+	if (toSend.length === 0) return;
+	await sendPaced(this, operation, connection, toSend, outcomes, tries);
+}
+
+/** The service's connection; undefined after a credential problem, which every item fails with. */
+async function connectOrFail(context: IExecuteFunctions, ready: Ready[], outcomes: Outcomes): Promise<ServiceConnection | undefined> {
+	try {
+		return await getConnection.call(context);
+	} catch (error) {
+		for (const { itemIndex } of ready) if (outcomes.fail(itemIndex, error) === 'stop') break;
+		return undefined;
+	}
+}
+
+/**
+ * The items that go out. A dry-run item is output as its request; one an earlier try of Retry On
+ * Fail delivered is output as it was, one it may have delivered fails. Undefined when such a
+ * failure stops the run.
+ */
+function itemsToSend(
+	context: IExecuteFunctions,
+	connection: ServiceConnection,
+	ready: Ready[],
+	outcomes: Outcomes,
+	tries: Tries,
+): Ready[] | undefined {
 	const live: Ready[] = [];
 	for (const item of ready) {
 		if (item.options.dryRun) {
@@ -95,18 +119,63 @@ export async function deliver(
 		const earlier = tries?.recall(item.itemIndex, item.request);
 		if (earlier === undefined) live.push(item);
 		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, 'sent');
-		else if (outcomes.fail(item.itemIndex, notResentError(this, item.itemIndex, earlier.error)) === 'stop') return;
+		else if (outcomes.fail(item.itemIndex, notResentError(context, item.itemIndex, earlier.error)) === 'stop') return undefined;
 	}
-	const toSend = await sendOncePerKey(this, live, outcomes);
-	if (toSend.length === 0) return;
+	return live;
+}
 
-	const client = makeClient.call(this, connection);
+/**
+ * Sends the items through the scheduler at the pace of their service, then forgets the Send
+ * Once keys of those not delivered.
+ */
+async function sendPaced(
+	context: IExecuteFunctions,
+	operation: SendOperation,
+	connection: ServiceConnection,
+	toSend: Ready[],
+	outcomes: Outcomes,
+	tries: Tries,
+): Promise<void> {
+	const { send, giveUp, delivered } = itemSender(context, operation, connection, toSend, outcomes, tries);
+	// One pace per service (credential and Base URL), shared with every execution in this process.
+	const service = paces.use(`${connection.credential.id || connection.credential.name}\u0000${connection.baseUrl}`, realClock.now());
+	const cancel = context.getExecutionCancelSignal?.();
+	try {
+		const stats = await schedule(
+			toSend.length,
+			{ send, giveUp, cancelled: () => cancel?.aborted === true },
+			readPacing(context, toSend[0].itemIndex),
+			realClock,
+			service.pace,
+		);
+		outcomes.noteRateLimits(stats.throttled, stats.longestWaitMs ?? 0);
+	} finally {
+		service.release(realClock.now());
+		const unsent = toSend.filter((item) => item.options.dedupeKey !== '' && !delivered.has(item.itemIndex));
+		await releaseKeys(context, unsent.map((item) => item.options.dedupeKey));
+	}
+}
+
+/**
+ * What the scheduler calls for job `job` (the item `toSend[job]`): `send` sends it once and
+ * records what came of it, `giveUp` fails it once it has waited past Rate Limit Max Wait.
+ * `delivered` holds the items that got through.
+ */
+function itemSender(
+	context: IExecuteFunctions,
+	operation: SendOperation,
+	connection: ServiceConnection,
+	toSend: Ready[],
+	outcomes: Outcomes,
+	tries: Tries,
+) {
+	const client = makeClient.call(context, connection);
 	const delivered = new Set<number>();
 	const lastRefusal = new Map<number, NodeApiError>();
-	const attempt = async (job: number): Promise<Attempt> => {
+	const send = async (job: number): Promise<Attempt> => {
 		const { itemIndex, request, options } = toSend[job];
 		try {
-			const result = await sendOnce.call(this, connection, client, request.endpoint, request.body, {
+			const result = await sendOnce.call(context, connection, client, request.endpoint, request.body, {
 				itemIndex,
 				timeout: options.timeout,
 			});
@@ -129,21 +198,5 @@ export async function deliver(
 		error.description = `${error.description ?? ''} The item waited ${Math.round(waitedMs / 1000)} s in all and the service asked for ${Math.ceil(askedMs / 1000)} s more, past Options → Rate Limit Max Wait. Nothing was delivered for this item.`.trim();
 		return outcomes.fail(toSend[job].itemIndex, error) === 'stop' ? 'stop' : 'done';
 	};
-	// One pace per service (credential and Base URL), shared with every execution in this process.
-	const service = paces.use(`${connection.credential.id || connection.credential.name}\u0000${connection.baseUrl}`, realClock.now());
-	const cancel = this.getExecutionCancelSignal?.();
-	try {
-		const stats = await schedule(
-			toSend.length,
-			{ send: attempt, giveUp, cancelled: () => cancel?.aborted === true },
-			readPacing(this, toSend[0].itemIndex),
-			realClock,
-			service.pace,
-		);
-		outcomes.noteRateLimits(stats.throttled, stats.longestWaitMs ?? 0);
-	} finally {
-		service.release(realClock.now());
-		const unsent = toSend.filter((item) => item.options.dedupeKey !== '' && !delivered.has(item.itemIndex));
-		await releaseKeys(this, unsent.map((item) => item.options.dedupeKey));
-	}
+	return { send, giveUp, delivered };
 }
