@@ -5,7 +5,7 @@ import { otherError } from '../helpers/errors';
 import { isToolRun, toolResultForError } from '../delivery/toolResult';
 import { resourceOf } from '../helpers/resource';
 import { operationFor } from './registry';
-import type { Ready } from '../delivery/delivery';
+import type { Ready } from '../delivery/operation';
 import { deliver, readItem } from '../delivery/delivery';
 import { Outcomes } from '../delivery/outcomes';
 import { sendAndWait } from '../sendAndWait/wait';

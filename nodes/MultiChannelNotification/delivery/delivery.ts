@@ -9,19 +9,11 @@ import { retryAfterMs, schedule } from './scheduler';
 import type { ServiceConnection } from '../transport';
 import { getConnection, makeClient, sendOnce } from '../transport';
 import { MASK } from '../transport/secrets';
-import type { PreparedSend, SendOperation } from './operation';
-import type { ItemOptions } from './options';
+import type { Ready, SendOperation } from './operation';
 import { readItemOptions, readPacing } from './options';
 import type { Outcomes } from './outcomes';
 import { mayHaveBeenDelivered, notResentError, triesOf } from './retries';
 import { releaseKeys, sendOncePerKey } from './sendOnce';
-
-/** A valid item, ready to go out. */
-export interface Ready {
-	itemIndex: number;
-	request: PreparedSend;
-	options: ItemOptions;
-}
 
 /**
  * Reads and checks one item: its Options and its request. One error lists every problem of the

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Endpoint, ServiceResponse } from '../transport';
+import type { ItemOptions } from './options';
 
+/** A validated request, ready to send. */
 export interface PreparedSend {
 	endpoint: Endpoint;
 	body: IDataObject;
@@ -35,3 +37,9 @@ export interface OperationOption extends INodePropertyOptions {
 	action: string;
 }
 
+/** A valid item, ready to go out. */
+export interface Ready {
+	itemIndex: number;
+	request: PreparedSend;
+	options: ItemOptions;
+}

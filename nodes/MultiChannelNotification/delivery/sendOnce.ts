@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { Ready } from './delivery';
+import type { Ready } from './operation';
 import type { Outcomes } from './outcomes';
 
 /**

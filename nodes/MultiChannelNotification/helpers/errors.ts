@@ -47,7 +47,7 @@ export interface Problem {
  */
 
 /** An item refused before sending, with the problems it was refused for. */
-export class InputError extends NodeOperationError {
+class InputError extends NodeOperationError {
 	declare readonly problems: Problem[];
 
 	constructor(node: INode, message: string, options: ConstructorParameters<typeof NodeOperationError>[2], problems: Problem[]) {
@@ -58,7 +58,7 @@ export class InputError extends NodeOperationError {
 }
 
 /** A failure on the wire or on the service's side, with what became of the message. */
-export class ServiceError extends NodeApiError {
+class ServiceError extends NodeApiError {
 	declare readonly delivery: Exclude<Delivery, 'notSent'>;
 
 	constructor(node: INode, response: JsonObject, options: ConstructorParameters<typeof NodeApiError>[2], delivery: Exclude<Delivery, 'notSent'>) {
