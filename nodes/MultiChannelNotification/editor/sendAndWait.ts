@@ -80,7 +80,7 @@ export const responseFields: INodeProperties[] = [
 		placeholder: 'Add option',
 		// Empty, as n8n's own: n8n-workflow (1.x to 2.41) fails to load a workflow that lacks a
 		// single-value fixed collection whose default holds a value. Without it the page offers
-		// Approve and Decline (webhook.ts), unlike n8n's own nodes (Approve only): a person asked to
+		// Approve and Decline (sendAndWait/webhook.ts), unlike n8n's own nodes (Approve only): a person asked to
 		// approve, in a human-review step above all, can also say no.
 		default: {},
 		displayOptions: { show: { responseType: ['approval'] } },

@@ -9,7 +9,7 @@ import { shownFor } from '../helpers/resource';
  * The editor evaluates the tooltip as an expression with the node's parameters and an
  * `$execution` of its own, but without run data (docs/send-and-wait.md, "While it waits"):
  * - n8n 2.41 passes the waiting task's metadata in as `$execution.resumeUrl`; the node puts the
- *   signed answer link there (wait.ts), so the tooltip links the answer page itself;
+ *   signed answer link there (sendAndWait/wait.ts), so the tooltip links the answer page itself;
  * - n8n 1.123 and 2.8 pass only the execution's unsigned URL, which the answer page refuses, so
  *   the tooltip says where the link is instead.
  * The recipient is the field as set (an expression stays one): the number the node actually sent

@@ -17,7 +17,7 @@ import { safeHtml } from './html';
 
 /**
  * Custom Form: the fields a person fills in on the answer page (their node fields are in
- * fields.ts). Element types, parameter names and the output (`{ data: { <label>: value } }`)
+ * editor/customForm.ts). Element types, parameter names and the output (`{ data: { <label>: value } }`)
  * are those of n8n's own send-and-wait forms, for the types a phone's browser renders without
  * script (text, textarea, number, email, date, password, dropdown, radio buttons, checkboxes and
  * files), text to show (Custom HTML), and a hidden field, whose value is the node's, not the

@@ -58,7 +58,7 @@ export async function sendAndWait(
 	rememberQuestion(this, questionOf(resource, sent));
 	// n8n 2.8–2.13 check the link's signature only when asked to; 2.14 and newer always do.
 	if (typeof this.setSignatureValidationRequired === 'function') this.setSignatureValidationRequired();
-	// Newer n8n (2.41) hands a waiting task's resumeUrl to the editor's waiting tooltip (editor.ts).
+	// Newer n8n (2.41) hands a waiting task's resumeUrl to the editor's waiting tooltip (editor/waiting.ts).
 	const metadata: ITaskMetadata & { resumeUrl: string } = { resumeUrl: answerLink(this) };
 	if (typeof this.setMetadata === 'function') this.setMetadata(metadata);
 	await this.putExecutionToWait(waitTill);
