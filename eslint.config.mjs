@@ -50,6 +50,11 @@ export default tseslint.config(
 		settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
 		rules: {
 			'import-x/no-restricted-paths': ['error', { zones: importDirection }],
+			// n8n's packages first, then the node's own modules, each group alphabetical by path.
+			'import-x/order': [
+				'error',
+				{ groups: ['builtin', 'external', ['parent', 'sibling', 'index']], 'newlines-between': 'always', alphabetize: { order: 'asc', caseInsensitive: true } },
+			],
 			// Every line counts: a function that needs more does more than one thing.
 			'max-lines-per-function': ['error', { max: 50 }],
 		},

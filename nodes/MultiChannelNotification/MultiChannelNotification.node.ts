@@ -10,9 +10,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties, registry } from './actions/registry';
 import { router } from './actions/router';
+import { toolDescriptionProperties } from './editor/tool';
 import { ANSWER_OUTPUT_HINT, WAITING_TOOLTIP } from './editor/waiting';
 import { answerWebhook, answerWebhooks } from './sendAndWait/webhook';
-import { toolDescriptionProperties } from './editor/tool';
 import { testCredential } from './transport';
 
 export class MultiChannelNotification implements INodeType {

@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import { otherError } from '../helpers/errors';
-import { isToolRun, toolResultForError } from '../delivery/toolResult';
-import { resourceOf } from '../helpers/resource';
-import { operationFor } from './registry';
-import type { Ready } from '../delivery/operation';
 import { deliver, readItem } from '../delivery/delivery';
+import type { Ready } from '../delivery/operation';
 import { Outcomes } from '../delivery/outcomes';
+import { isToolRun, toolResultForError } from '../delivery/toolResult';
+import { otherError } from '../helpers/errors';
+import { resourceOf } from '../helpers/resource';
 import { sendAndWait } from '../sendAndWait/wait';
+import { operationFor } from './registry';
 
 /**
  * Runs one operation over all input items in two passes: first every item is read and checked

@@ -3,16 +3,16 @@ import { sleep } from 'n8n-workflow';
 
 import type { Problem } from '../helpers/errors';
 import { asNodeError, inputError, problemsOf } from '../helpers/errors';
-import { paces } from './pace';
-import type { Attempt, Clock } from './scheduler';
-import { retryAfterMs, schedule } from './scheduler';
 import type { ServiceConnection } from '../transport';
 import { getConnection, makeClient, sendOnce } from '../transport';
 import { MASK } from '../transport/secrets';
 import type { Ready, SendOperation } from './operation';
 import { readItemOptions, readPacing } from './options';
 import type { Outcomes } from './outcomes';
+import { paces } from './pace';
 import { mayHaveBeenDelivered, notResentError, triesOf } from './retries';
+import type { Attempt, Clock } from './scheduler';
+import { retryAfterMs, schedule } from './scheduler';
 import { releaseKeys, sendOncePerKey } from './sendOnce';
 
 /**

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../delivery/pace';
 import { DEFAULT_RATE_LIMIT_MAX_WAIT_S, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY } from '../delivery/options';
+import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../delivery/pace';
 import { LANGUAGE_POLICY, TEMPLATE_LABELS } from '../schemas';
 
 /** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */

@@ -4,8 +4,8 @@ import type { FieldLabels } from './common';
 import { SMS_ALLOWED_NUMBER, SMS_COUNTRY_RULE, smsPhoneNumberWith } from './common';
 import { smsInputShape } from './sms.schema';
 import { TEMPLATE_LABELS, toTemplateMessage } from './template.schema';
-import { templateInputShape, withListLengths } from './templateInput';
 import { templateChecks } from './templateChecks';
+import { templateInputShape, withListLengths } from './templateInput';
 
 /**
  * Combined notification with failover (spec: "Combined notification request"): the chat part is

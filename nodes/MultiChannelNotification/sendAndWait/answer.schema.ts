@@ -4,9 +4,9 @@ import { z } from 'zod/v4';
 import type { FieldLabels } from '../schemas/common';
 import { ruleShowing } from '../schemas/shown';
 import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
-import type { Choice } from './page';
 import type { FormField, UploadedFile } from './form';
 import { FORM_END, inputName } from './form';
+import type { Choice } from './page';
 
 /**
  * An answer POSTed from the page, checked on the server whatever the page's own checks let

@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, ITaskMetadata } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
+import { deliver, readItem } from '../delivery/delivery';
+import type { SendOperation } from '../delivery/operation';
+import type { Outcomes } from '../delivery/outcomes';
 import type { Problem } from '../helpers/errors';
 import { judge } from '../helpers/validation';
 import { WAIT_LIMIT_LABELS, waitLimitSchema } from '../schemas/waitLimit.schema';
-import type { SendOperation } from '../delivery/operation';
-import { deliver, readItem } from '../delivery/delivery';
-import type { Outcomes } from '../delivery/outcomes';
 import { readFormParameters } from './form';
 import { answerLink } from './link';
 import { questionOf, rememberQuestion } from './question';

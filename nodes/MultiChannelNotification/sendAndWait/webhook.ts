@@ -1,10 +1,10 @@
 import type { IBinaryKeyData, IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { readAnswer } from './answer';
+import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './constants';
+import { readFormParameters } from './form';
 import type { Choice, PageBody } from './page';
 import { answerPage, PAGE_HEADERS } from './page';
-import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './constants';
-import { readAnswer } from './answer';
-import { readFormParameters } from './form';
 import { recallQuestion } from './question';
 
 /**

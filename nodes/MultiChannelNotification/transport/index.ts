@@ -3,8 +3,8 @@ import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow'
 import type { AnswerContext, ServiceResponse } from './answer';
 import { judge, statusError, wireError } from './answer';
 import type { ServiceConnection } from './connection';
-import type { Endpoint } from './endpoints';
 import { CREDENTIAL_TYPE } from './connection';
+import type { Endpoint } from './endpoints';
 import type { Client, StreamAnswer } from './exchange';
 import { helperThis, httpRequestOptions, n8nClient, WireFailure } from './exchange';
 

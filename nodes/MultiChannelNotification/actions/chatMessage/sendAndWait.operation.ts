@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError } from '../../helpers/errors';
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { readPhoneNumberFormat } from '../../delivery/options';
 import { templateOptionsField } from '../../editor/options';
 import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
-import { answerLink, withTemplateLink } from '../../sendAndWait/link';
 import { templateFields } from '../../editor/template';
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
+import { inputError } from '../../helpers/errors';
+import { answerLink, withTemplateLink } from '../../sendAndWait/link';
 import { readTemplateFields } from '../read/template';
 import { templateRequest } from './sendTemplate.operation';
 

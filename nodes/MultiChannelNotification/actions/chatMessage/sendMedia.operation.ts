@@ -1,16 +1,16 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationOption, PreparedSend } from '../../delivery/operation';
+import { readPhoneNumberFormat } from '../../delivery/options';
+import { optionsField } from '../../editor/options';
+import { recipientField, senderField } from '../../editor/template';
+import { OUTCOME_RULES, PHONE_RULE } from '../../editor/tool';
 import { readText } from '../../helpers/parameters';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import { parseOrThrow } from '../../helpers/validation';
 import { MEDIA_LABELS as LABELS, MEDIA_TYPES, mediaSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { optionsField } from '../../editor/options';
-import { readPhoneNumberFormat } from '../../delivery/options';
-import { recipientField, senderField } from '../../editor/template';
-import { OUTCOME_RULES, PHONE_RULE } from '../../editor/tool';
 
 const MEDIA_URL_EXAMPLES: Record<(typeof MEDIA_TYPES)[number], string> = {
 	image: 'https://example.com/images/photo.jpg',

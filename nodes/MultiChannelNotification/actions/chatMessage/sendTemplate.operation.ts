@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { parseOrThrow } from '../../helpers/validation';
-import { TEMPLATE_LABELS, templateSendSchema } from '../../schemas';
-import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { readPhoneNumberFormat } from '../../delivery/options';
 import { templateOptionsField } from '../../editor/options';
 import { templateFields } from '../../editor/template';
 import { OUTCOME_RULES, PHONE_RULE, TEMPLATE_RULES } from '../../editor/tool';
+import { parseOrThrow } from '../../helpers/validation';
+import { TEMPLATE_LABELS, templateSendSchema } from '../../schemas';
+import { ENDPOINTS } from '../../transport';
 import { readTemplateFields, templatePreview } from '../read/template';
 
 export const option: OperationOption = { name: 'Send Template', value: 'sendTemplate', action: 'Send a template message',

@@ -1,20 +1,20 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError } from '../../helpers/errors';
-import { parseOrThrow } from '../../helpers/validation';
-import { COMBINED_LABELS, combinedSendSchema, SMS_ALLOWED_NUMBER } from '../../schemas';
-import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { readPhoneNumberFormat } from '../../delivery/options';
 import { templateOptionsField } from '../../editor/options';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
 import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
-import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
-import { readSms } from '../read/sms';
 import { smsFields } from '../../editor/sms';
 import { templateFields } from '../../editor/template';
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
+import { inputError } from '../../helpers/errors';
+import { parseOrThrow } from '../../helpers/validation';
+import { COMBINED_LABELS, combinedSendSchema, SMS_ALLOWED_NUMBER } from '../../schemas';
+import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
+import { ENDPOINTS } from '../../transport';
+import { readSms } from '../read/sms';
 import { readTemplateFields, templatePreview } from '../read/template';
 
 // The SMS text is the question the answer page shows too, labelled Message as in SMS → Send and Wait.

@@ -1,18 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { parseOrThrow } from '../../helpers/validation';
-import { COMBINED_LABELS as LABELS, combinedSendSchema } from '../../schemas';
-import type { ServiceResponse } from '../../transport';
-import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { readPhoneNumberFormat } from '../../delivery/options';
 import { templateOptionsField } from '../../editor/options';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
-import { readSms } from '../read/sms';
 import { smsFields } from '../../editor/sms';
 import { templateFields } from '../../editor/template';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
+import { parseOrThrow } from '../../helpers/validation';
+import { COMBINED_LABELS as LABELS, combinedSendSchema } from '../../schemas';
+import type { ServiceResponse } from '../../transport';
+import { ENDPOINTS } from '../../transport';
+import { readSms } from '../read/sms';
 import { readTemplateFields, templatePreview } from '../read/template';
 
 const [phoneNumberField, messageField] = smsFields(

@@ -1,16 +1,16 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationOption, PreparedSend } from '../../delivery/operation';
+import { readPhoneNumberFormat } from '../../delivery/options';
+import { optionsField } from '../../editor/options';
+import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
+import { smsFields } from '../../editor/sms';
+import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 import { parseOrThrow } from '../../helpers/validation';
 import { SMS_ALLOWED_NUMBER, SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { optionsField } from '../../editor/options';
-import { readPhoneNumberFormat } from '../../delivery/options';
-import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
 import { readSms } from '../read/sms';
-import { smsFields } from '../../editor/sms';
-import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 
 export const option: OperationOption = { name: 'Send SMS', value: 'send', action: 'Send an SMS',
 	description: `Send an SMS to ${SMS_ALLOWED_NUMBER}` };

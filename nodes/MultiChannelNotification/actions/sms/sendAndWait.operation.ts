@@ -1,18 +1,18 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
-import { parseOrThrow } from '../../helpers/validation';
-import { SMS_LABELS, smsSendSchema } from '../../schemas';
-import { ENDPOINTS } from '../../transport';
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { HUMAN_REVIEW_RESOURCE, shownFor } from '../../helpers/resource';
 import { readPhoneNumberFormat } from '../../delivery/options';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
 import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
-import { answerLink, withSmsLink } from '../../sendAndWait/link';
-import { readSms } from '../read/sms';
 import { smsFields } from '../../editor/sms';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY, WAIT_RULES } from '../../editor/tool';
+import { HUMAN_REVIEW_RESOURCE, shownFor } from '../../helpers/resource';
+import { parseOrThrow } from '../../helpers/validation';
+import { SMS_LABELS, smsSendSchema } from '../../schemas';
+import { answerLink, withSmsLink } from '../../sendAndWait/link';
+import { ENDPOINTS } from '../../transport';
+import { readSms } from '../read/sms';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send an SMS and wait for response',
