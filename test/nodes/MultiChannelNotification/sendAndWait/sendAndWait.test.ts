@@ -8,6 +8,7 @@ import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+import { templateQuestion } from '../../../helpers/sendAndWaitParameters';
 
 const sandbox = useSandbox();
 
@@ -23,20 +24,6 @@ const sms = (fields: INodeParameters = {}, options: INodeParameters = {}): INode
 	...fields,
 });
 
-const template = (fields: INodeParameters = {}): INodeParameters => ({
-	resource: 'chatMessage',
-	operation: 'sendAndWait',
-	from: '+6281100000000',
-	to: '+6281234567890',
-	templateName: 'refund_approval',
-	languageCode: 'id',
-	templateContent: 'Hi {{1}}, approve the refund here: {{2}}',
-	placeholder1: 'Budi',
-	linkPlaceholder: 2,
-	message: 'Approve the refund for order 42?',
-	options: {},
-	...fields,
-});
 
 describe('SMS → Send and Wait for Response', () => {
 	test('sends the message with the answer link on its own line, then the execution waits indefinitely', async () => {
@@ -213,7 +200,7 @@ describe('Custom Form → Define Form → Using JSON', () => {
 
 describe('Chat Message → Send and Wait for Response (template)', () => {
 	test('the link goes into the chosen body placeholder; the rest is a normal template send', async () => {
-		const { run, error } = await runNode({ parameters: template(), credentials: credentialsFor(sandbox()) });
+		const { run, error } = await runNode({ parameters: templateQuestion(), credentials: credentialsFor(sandbox()) });
 
 		expect(error).toBeUndefined();
 		const body = sandbox().requests[0].body as { template: { name: string; components: Array<{ type: string; parameters: Array<{ text: string }> }> } };
@@ -226,11 +213,11 @@ describe('Chat Message → Send and Wait for Response (template)', () => {
 	});
 
 	test.each([
-		['the link placeholder already has a value', template({ placeholder2: 'https://example.com' }), 'Link Goes Into is {{2}}, which already has a value'],
-		['a placeholder before it has no value', template({ placeholder1: '', linkPlaceholder: 3, templateContent: 'Hi {{1}} {{2}} {{3}}' }), 'Link Goes Into is {{3}}'],
+		['the link placeholder already has a value', templateQuestion({ placeholder2: 'https://example.com' }), 'Link Goes Into is {{2}}, which already has a value'],
+		['a placeholder before it has no value', templateQuestion({ placeholder1: '', linkPlaceholder: 3, templateContent: 'Hi {{1}} {{2}} {{3}}' }), 'Link Goes Into is {{3}}'],
 		[
 			'components given as JSON',
-			template({ componentsInputMode: 'json', componentsJson: '[{"type":"body","parameters":[]}]' }),
+			templateQuestion({ componentsInputMode: 'json', componentsJson: '[{"type":"body","parameters":[]}]' }),
 			'Link Goes Into needs the body given as fields',
 		],
 	])('%s: refused, nothing sent, nothing waits', async (_name, parameters, rule) => {
@@ -244,7 +231,7 @@ describe('Chat Message → Send and Wait for Response (template)', () => {
 
 describe('Combined Notification → Send and Wait for Response', () => {
 	test('the same link in the template placeholder and below the SMS text', async () => {
-		const { template: _unused, ...chat } = { template: 0, ...template() };
+		const { template: _unused, ...chat } = { template: 0, ...templateQuestion() };
 		const { run, error } = await runNode({
 			parameters: { ...chat, resource: 'combined', phoneNumber: '+6281234567890', message: 'Approve the refund?' },
 			credentials: credentialsFor(sandbox()),

@@ -10,24 +10,14 @@ import { ExecuteContext } from 'n8n-core';
 
 import { runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+import { templateQuestion } from '../../../helpers/sendAndWaitParameters';
 
 const sandbox = useSandbox();
 
 /** The context n8n gives a node's execute(); the call is inherited from a base class. */
 const CALL = 'setSignatureValidationRequired';
 
-const TEMPLATE: INodeParameters = {
-	operation: 'sendAndWait',
-	from: '+6281100000000',
-	to: '+6281234567890',
-	templateName: 'refund_approval',
-	languageCode: 'id',
-	templateContent: 'Hi {{1}}, approve the refund here: {{2}}',
-	placeholder1: 'Budi',
-	linkPlaceholder: 2,
-	message: 'Approve the refund for order 42?',
-	options: {},
-};
+const TEMPLATE = templateQuestion();
 
 const OPERATIONS: Array<[string, INodeParameters]> = [
 	['SMS', { resource: 'sms', operation: 'sendAndWait', phoneNumber: '+6281234567890', message: 'Approve the refund?', options: {} }],
