@@ -45,7 +45,7 @@ export function readPhoneNumberFormat(context: IExecuteFunctions, itemIndex: num
 /** The per-item options; a timeout that would abandon every request is refused (itemOptions.schema.ts). */
 export function readItemOptions(context: IExecuteFunctions, itemIndex: number): ItemOptions {
 	const options = optionsOf(context, itemIndex);
-	const { timeout } = parseOrThrow(context.getNode(), itemOptionsSchema, options, itemIndex, ITEM_OPTIONS_LABELS);
+	const { timeout } = parseOrThrow(context, itemOptionsSchema, options, itemIndex, ITEM_OPTIONS_LABELS);
 	const key = options.dedupeKey;
 	return {
 		timeout: timeout ?? DEFAULT_TIMEOUT_MS,

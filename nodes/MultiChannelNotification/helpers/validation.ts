@@ -141,10 +141,12 @@ export function judge<Output>(schema: z.ZodType<Output>, candidate: unknown, lab
 
 /**
  * Parses an item's candidate (the editor's fields as read) with its request schema and returns
- * the request body. On failure throws one input error listing every problem of the item.
+ * the request body. On failure throws one input error listing every problem of the item. Takes
+ * the execution context rather than its node: n8n copies the node on every `getNode()`, which
+ * only a refused item needs.
  */
 export function parseOrThrow<Output>(
-	node: INode,
+	context: { getNode(): INode },
 	schema: z.ZodType<Output>,
 	candidate: unknown,
 	itemIndex: number,
@@ -152,5 +154,5 @@ export function parseOrThrow<Output>(
 ): Output {
 	const verdict = judge(schema, candidate, labels);
 	if ('data' in verdict) return verdict.data;
-	throw inputError(node, itemIndex, verdict.problems);
+	throw inputError(context.getNode(), itemIndex, verdict.problems);
 }

@@ -194,7 +194,7 @@ describe('problems name the argument through their parameter path', () => {
 			],
 			urlButton: { index: '0', text: '' },
 		};
-		const error = thrown(() => parseOrThrow(templateNode, templateSendSchema, candidate, 0, TEMPLATE_LABELS));
+		const error = thrown(() => parseOrThrow({ getNode: () => templateNode }, templateSendSchema, candidate, 0, TEMPLATE_LABELS));
 		const problems = toolResultForError(error, parameters).problems as string[];
 		expect(problems).toEqual(
 			expect.arrayContaining([
@@ -231,7 +231,7 @@ describe('tool results come from the facts an error carries', () => {
 			message: "={{ $fromAI('text') }}",
 		};
 		const error = thrown(() =>
-			parseOrThrow(smsNode, smsSendSchema, { phoneNumber: '+4915112345678', message: '' }, 0, SMS_LABELS),
+			parseOrThrow({ getNode: () => smsNode }, smsSendSchema, { phoneNumber: '+4915112345678', message: '' }, 0, SMS_LABELS),
 		);
 		const result = toolResultForError(error, parameters);
 		expect(result.sent).toBe(false);

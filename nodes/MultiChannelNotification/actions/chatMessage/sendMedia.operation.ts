@@ -87,6 +87,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		mediaUrl: readText(this, 'mediaUrl', itemIndex, { trim: true }),
 		...(caption === '' || caption === null || caption === undefined ? {} : { caption }),
 	};
-	const body = parseOrThrow(this.getNode(), mediaSendSchema, candidate, itemIndex, LABELS);
+	const body = parseOrThrow(this, mediaSendSchema, candidate, itemIndex, LABELS);
 	return { endpoint: ENDPOINTS.chatMessage, body, extras: { from: body.from, to: body.to } };
 }

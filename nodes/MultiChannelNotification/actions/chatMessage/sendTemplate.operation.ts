@@ -34,7 +34,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 
 /** The request for a template candidate as read.ts reads it (Send and Wait adds its link first). */
 export function templateRequest(context: IExecuteFunctions, candidate: Record<string, unknown>, itemIndex: number): PreparedSend {
-	const body = parseOrThrow(context.getNode(), templateSendSchema, candidate, itemIndex, TEMPLATE_LABELS);
+	const body = parseOrThrow(context, templateSendSchema, candidate, itemIndex, TEMPLATE_LABELS);
 	const preview = templatePreview(candidate.templateContent, body);
 	return {
 		endpoint: ENDPOINTS.chatMessage,

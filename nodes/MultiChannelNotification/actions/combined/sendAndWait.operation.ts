@@ -61,7 +61,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 	});
 	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), link);
 	if (problems.length > 0) throw inputError(this.getNode(), itemIndex, problems);
-	const body = parseOrThrow(this.getNode(), combinedSendSchema, candidate, itemIndex, LABELS);
+	const body = parseOrThrow(this, combinedSendSchema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
 	return {
 		endpoint: ENDPOINTS.combined,

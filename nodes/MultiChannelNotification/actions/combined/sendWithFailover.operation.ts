@@ -62,7 +62,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 		readTemplateFields(this, itemIndex, phoneNumberFormat),
 		readSms(this, itemIndex, phoneNumberFormat),
 	);
-	const body = parseOrThrow(this.getNode(), combinedSendSchema, candidate, itemIndex, LABELS);
+	const body = parseOrThrow(this, combinedSendSchema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
 	return {
 		endpoint: ENDPOINTS.combined,

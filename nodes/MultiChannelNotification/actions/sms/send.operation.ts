@@ -34,6 +34,6 @@ export const description: INodeProperties[] = updateDisplayOptions(
 /** Output: the service's answer plus `phoneNumber`, the number the SMS went to. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const candidate = readSms(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
-	const body = parseOrThrow(this.getNode(), smsSendSchema, candidate, itemIndex, SMS_LABELS);
+	const body = parseOrThrow(this, smsSendSchema, candidate, itemIndex, SMS_LABELS);
 	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };
 }

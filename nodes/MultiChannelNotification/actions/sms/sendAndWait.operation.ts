@@ -53,6 +53,6 @@ export const description: INodeProperties[] = [
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const candidate = readSms(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
 	candidate.message = withSmsLink(candidate.message, answerLink(this));
-	const body = parseOrThrow(this.getNode(), smsSendSchema, candidate, itemIndex, SMS_LABELS);
+	const body = parseOrThrow(this, smsSendSchema, candidate, itemIndex, SMS_LABELS);
 	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };
 }

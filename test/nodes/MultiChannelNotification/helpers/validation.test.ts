@@ -37,15 +37,17 @@ function thrown(action: () => unknown): NodeOperationError {
 }
 
 describe('parseOrThrow', () => {
-	test('returns the request body on success', () => {
-		expect(parseOrThrow(node, smsSendSchema, { phoneNumber: '+6281234567890', message: 'Hi' }, 0, SMS_LABELS)).toEqual({
+	test('returns the request body on success, without asking for the node (n8n copies it on each call)', () => {
+		const getNode = jest.fn(() => node);
+		expect(parseOrThrow({ getNode }, smsSendSchema, { phoneNumber: '+6281234567890', message: 'Hi' }, 0, SMS_LABELS)).toEqual({
 			phone_number: '+6281234567890',
 			message: 'Hi',
 		});
+		expect(getNode).not.toHaveBeenCalled();
 	});
 
 	test('one problem: the title names it (at most 80 characters), the description has it whole', () => {
-		const error = thrown(() => parseOrThrow(node, smsSendSchema, { phoneNumber: '+14155552671', message: 'Hi' }, 3, SMS_LABELS));
+		const error = thrown(() => parseOrThrow({ getNode: () => node }, smsSendSchema, { phoneNumber: '+14155552671', message: 'Hi' }, 3, SMS_LABELS));
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.message).toBe('Item 3: Phone Number must be an Indonesian number starting with +62…');
 		// The README's error titles: at most 80 characters.
@@ -56,7 +58,7 @@ describe('parseOrThrow', () => {
 	});
 
 	test('several problems: the title counts them and names the fields; each keeps its node parameter', () => {
-		const error = thrown(() => parseOrThrow(node, smsSendSchema, { phoneNumber: '0812', message: '' }, 0, SMS_LABELS));
+		const error = thrown(() => parseOrThrow({ getNode: () => node }, smsSendSchema, { phoneNumber: '0812', message: '' }, 0, SMS_LABELS));
 		expect(error.message).toBe('Item 0: 2 problems (Phone Number, Message)');
 		expect(problemsOf(error)).toEqual([
 			{ field: 'Phone Number', path: ['phoneNumber'], rule: expect.stringMatching(/^must be an E\.164 phone number/), value: '"0812"' },
