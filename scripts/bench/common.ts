@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { removeOnExit } from '../n8n/lib/process';
 import { REPO_ROOT } from '../release/measured';
 import type { BurstResult, LegResult, SecondCount } from './types';
 
@@ -29,14 +30,15 @@ export const RATE_LIMIT_PER_SECOND = 100;
 export const HTTP_RETRY = { maxTries: 5, waitBetweenTries: 1000 };
 
 /**
- * Points N8N_USER_FOLDER (inherited by every child) at a fresh throw-away folder: n8n-core writes an
- * instance key there when first loaded. Returns the folder, for removal at the end.
+ * Points N8N_USER_FOLDER (inherited by every child) at a fresh throw-away folder, removed when this
+ * process exits (with installCleanup, also on Ctrl-C): n8n-core writes an instance key there when
+ * first loaded.
  */
-export function useTempN8nFolder(): string {
+export function useTempN8nFolder(): void {
 	const folder = mkdtempSync(join(tmpdir(), 'mcn-bench-'));
+	removeOnExit(folder);
 	process.env.N8N_USER_FOLDER = folder;
 	process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
-	return folder;
 }
 
 /** Input items of every engine leg: unique bodies, so the sandbox can spot a double send. */

@@ -9,12 +9,11 @@
  * raw figures to .cache/bench/results.json, and for a full run beside it as BENCHMARKS.json).
  */
 import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
 import { measuredNow } from '../release/measured';
 import { ensureN8n } from '../n8n/lib/install';
-import { QUIET } from '../n8n/lib/process';
+import { installCleanup, QUIET } from '../n8n/lib/process';
 import { LIMITER_SHAPES, RETRY_AFTER_STYLES } from '../../sandbox/rateLimit';
 import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, LegSpec, Measured, ServiceSpec } from './common';
 import { RATE_LIMIT_PER_SECOND, errorText, forkTs, nextMessage, useTempN8nFolder } from './common';
@@ -208,7 +207,9 @@ async function main(): Promise<void> {
 	if (RENDER) return render();
 	const started = Date.now();
 	const measured = measuredNow();
-	const n8nFolder = useTempN8nFolder();
+	// The n8n user folder goes however the bench ends: done, failed, or stopped by Ctrl-C.
+	installCleanup();
+	useTempN8nFolder();
 	await ensureN8n((line) => console.log(line));
 	const facts = await machineFacts(REPS);
 	console.log(`Bench on ${facts.cpuModel} (${facts.cores} cores), Node ${facts.node}, load ${facts.loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
@@ -233,7 +234,6 @@ async function main(): Promise<void> {
 		console.log(`${live ? '\r\x1b[2K' : ''}${head} · ${line} · ${Math.round((Date.now() - legStarted) / 1000)} s`);
 	}
 	sandbox?.child.disconnect();
-	rmSync(n8nFolder, { recursive: true, force: true });
 	Object.assign(facts, { loadAfter: loadavg(), loadDuring: run.loadDuring, seconds: Math.round((Date.now() - started) / 1000) });
 	save({ measured, facts, results: run.results, bursts: run.bursts }, ONLY || NODE_ONLY ? 'only' : QUICK ? 'quick' : undefined);
 }
