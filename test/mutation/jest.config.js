@@ -30,6 +30,11 @@ if (rootDir.split(path.sep).includes('.stryker-tmp')) {
 module.exports = {
 	...rest,
 	rootDir,
+	// Stryker runs each mutant with jest's --findRelatedTests, which follows imports only through
+	// files inside the roots: with test/ alone, a test reaching the mutated file through another
+	// product file (connection.test.ts → transport/connection.ts → schemas/credential.schema.ts)
+	// is not found, and the mutant "survives" tests that were never run.
+	roots: ['<rootDir>/test', '<rootDir>/nodes', '<rootDir>/credentials'],
 	// Stryker loads the test environment itself (to wrap it) and does not expand <rootDir>.
 	testEnvironment: rest.testEnvironment.replace('<rootDir>', rootDir),
 	testPathIgnorePatterns: [
