@@ -84,7 +84,10 @@ echo "::: n8n lines: ${N8N_MAIN_VERSION}, ${N8N_COMPAT_VERSION}, ${N8N_NEWEST_VE
 # the other (mostly downloads), while the checks of the lines before them run; each line's install
 # step below waits for its install (a lock) or, should that have failed, installs it itself. A
 # line's checks run only if its install worked.
-setsid bash scripts/ci-e2e.sh --install-only >"${TMPDIR:-/tmp}/mcn-ci-e2e-installs.log" 2>&1 &
+# Their output goes to .cache/ (git-ignored, beside the installs), not the temp folder, so a run
+# leaves nothing there.
+mkdir -p .cache
+setsid bash scripts/ci-e2e.sh --install-only >.cache/ci-e2e-installs.log 2>&1 &
 background_installs=$!
 trap 'kill -- -"${background_installs}" 2>/dev/null || true' EXIT
 
