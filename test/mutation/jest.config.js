@@ -37,6 +37,8 @@ module.exports = {
 	roots: ['<rootDir>/test', '<rootDir>/nodes', '<rootDir>/credentials'],
 	// Stryker loads the test environment itself (to wrap it) and does not expand <rootDir>.
 	testEnvironment: rest.testEnvironment.replace('<rootDir>', rootDir),
+	// Loads only the test files holding a test that reached the mutant (see the file).
+	runner: path.join(__dirname, 'covering-files-runner.js'),
 	testPathIgnorePatterns: [
 		'/node_modules/',
 		'<rootDir>/test/sandbox/',
