@@ -36,7 +36,6 @@ function encodings(text: string): string[] {
 		htmlEscape(text, '&#x27;'),
 		htmlEscape(text, '&apos;'),
 	]);
-	forms.delete('');
 	return [...forms];
 }
 
