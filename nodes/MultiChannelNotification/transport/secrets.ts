@@ -36,6 +36,7 @@ function encodings(text: string): string[] {
 		htmlEscape(text, '&#x27;'),
 		htmlEscape(text, '&apos;'),
 	]);
+	forms.delete('');
 	return [...forms];
 }
 
