@@ -47,6 +47,13 @@ describe('a key under 8 characters is masked only where it stands alone', () => 
 
 		expect(scrub('abc12')).toBe('***');
 		expect(scrub('key (abc12).')).toBe('key (***).');
+		expect(scrub('abc12, again abc12')).toBe('***, again ***');
+	});
+
+	it('in each form a service may echo it', () => {
+		const scrub = makeScrubber('a&b c');
+
+		expect(scrub('a&b c, a&amp;b c, a%26b%20c')).toBe('***, ***, ***');
 	});
 
 	it('not inside a longer word or number', () => {
