@@ -4,8 +4,16 @@
  * doubled /v1). The engine tests (apiKey.test.ts, baseUrl.test.ts) show that such a credential
  * sends nothing; these pin what it says and what it keeps.
  */
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+
 import type { Verdict } from '../../../../nodes/MultiChannelNotification/helpers/validation';
-import { checkApiKey, checkBaseUrl, checkCredential, credentialProblem } from '../../../../nodes/MultiChannelNotification/transport/connection';
+import {
+	checkApiKey,
+	checkBaseUrl,
+	checkCredential,
+	credentialProblem,
+	getConnection,
+} from '../../../../nodes/MultiChannelNotification/transport/connection';
 
 /** A verdict as the user reads it: the credential's problem as a sentence, or what was kept. */
 const read = <T>(verdict: Verdict<T>) => ('problems' in verdict ? { problem: credentialProblem(verdict.problems) } : { ok: verdict.data });
@@ -77,6 +85,7 @@ describe('checkBaseUrl', () => {
 		['https://notify.example.com///', 'https://notify.example.com'],
 		['https://notify.example.com/v1', 'https://notify.example.com'],
 		['https://notify.example.com/api/v1//', 'https://notify.example.com/api'],
+		['https://notify.example.com/api//v1', 'https://notify.example.com/api'],
 		['https://notify.example.com/v1/api', 'https://notify.example.com/v1/api'],
 		['https://notify.example.com/v10', 'https://notify.example.com/v10'],
 		['https://notify.example.com/a//b/', 'https://notify.example.com/a//b'],
@@ -102,5 +111,30 @@ describe('checkCredential', () => {
 
 		expect(read(checkCredential({ ...plain, allowPlainHttp: 'true' }))).toHaveProperty('problem');
 		expect(read(checkCredential({ ...plain, allowPlainHttp: true }))).toHaveProperty('ok.origin', 'http://localhost:8080');
+	});
+});
+
+describe('getConnection', () => {
+	const saved = { baseUrl: 'https://notify.example.com/v1', apiKey: ' key-123 ' };
+	const contextWith = (credentials: INode['credentials']) =>
+		({ getCredentials: async () => saved, getNode: () => ({ name: 'Notify', credentials }) }) as unknown as IExecuteFunctions;
+
+	it('hands n8n the credential as saved, with the key as sent, under its reference', async () => {
+		const connection = await getConnection.call(contextWith({ multiChannelNotificationApi: { id: 'c-1', name: 'Notify account' } }));
+
+		expect(connection).toMatchObject({ baseUrl: 'https://notify.example.com', origin: 'https://notify.example.com', apiKey: 'key-123' });
+		expect(connection.credential).toEqual({
+			id: 'c-1',
+			name: 'Notify account',
+			type: 'multiChannelNotificationApi',
+			data: { ...saved, apiKey: 'key-123' },
+		});
+		expect(connection.scrub('said key-123')).toBe('said ***');
+	});
+
+	it('an empty id and name when the node holds no reference to it', async () => {
+		const { credential } = await getConnection.call(contextWith(undefined));
+
+		expect({ id: credential.id, name: credential.name }).toEqual({ id: '', name: '' });
 	});
 });
