@@ -4,6 +4,7 @@
 // starts outside its tests (a sandbox in beforeAll, stopped in afterAll) is checked when the file
 // ends. Timers are followed through the test context's own setTimeout and setInterval (what the
 // tests and the node call), servers through net.Server's listen.
+const fs = require('node:fs');
 const net = require('node:net');
 const { TestEnvironment } = require('jest-environment-node');
 
@@ -92,6 +93,10 @@ class LeakCheckingEnvironment extends TestEnvironment {
 	}
 
 	async teardown() {
+		// setup-env.js made this file's n8n user folder (it holds an encryption key): removed here,
+		// where it happens even when no test of the file ran (jest -t skips every afterAll then).
+		const userFolder = this.global.process.env.MCN_TEST_USER_FOLDER;
+		if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 		const left = await this.leftBy('file');
 		const described = left.map(describeHandle).join('; ');
 		for (const handle of left) stop(handle);

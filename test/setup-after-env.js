@@ -14,8 +14,3 @@ afterAll(() => {
 	sshClients().onShutdown();
 });
 
-// setup-env.js made this file's n8n user folder (it holds an encryption key): remove it.
-afterAll(() => {
-	const folder = process.env.MCN_TEST_USER_FOLDER;
-	if (folder) require('fs').rmSync(folder, { recursive: true, force: true });
-});

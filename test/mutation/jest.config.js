@@ -11,7 +11,7 @@
 // - one n8n user folder per Stryker worker, inside Stryker's copy of the project (which Stryker
 //   removes when the run ends), instead of one in the temp folder per test file: a mutant run
 //   cut short (a failed test ends it at once; a timed-out mutant's worker is killed) skips the
-//   after-all hook that removes a test file's folder, and a run left thousands behind.
+//   clean-up that removes a test file's folder, and a run left thousands behind.
 const fs = require('fs');
 const path = require('path');
 
