@@ -27,9 +27,11 @@ const sms = (fields: INodeParameters = {}, options: INodeParameters = {}): INode
 
 describe('SMS → Send and Wait for Response', () => {
 	test('sends the message with the answer link on its own line, then the execution waits indefinitely', async () => {
-		const { run, error } = await runNode({ parameters: sms(), credentials: credentialsFor(sandbox()) });
+		const { run, error, output } = await runNode({ parameters: sms(), credentials: credentialsFor(sandbox()), items: [{ order: 42 }] });
 
 		expect(error).toBeUndefined();
+		// While it waits, the node's output is its input, as n8n's own send-and-wait nodes leave it.
+		expect(output).toEqual([expect.objectContaining({ json: { order: 42 } })]);
 		expect(sandbox().deliveries()).toHaveLength(1);
 		const [text, link, ...rest] = (sandbox().requests[0].body as { message: string }).message.split('\n');
 		expect(text).toBe('Approve the refund of Rp 150.000 for order 42?');

@@ -61,22 +61,38 @@ describe('the answer link’s signature check, on an n8n that offers it', () => 
 	});
 });
 
+/** Runs `act` on an n8n whose node context lacks `call` (taken off the class that has it, then put back). */
+async function without<T>(call: string, act: () => Promise<T>): Promise<T> {
+	let owner: object = ExecuteContext.prototype;
+	while (!Object.prototype.hasOwnProperty.call(owner, call)) owner = Object.getPrototypeOf(owner) as object;
+	const offered = Object.getOwnPropertyDescriptor(owner, call);
+	delete (owner as Record<string, unknown>)[call];
+	try {
+		expect(call in ExecuteContext.prototype).toBe(false);
+		return await act();
+	} finally {
+		if (offered) Object.defineProperty(owner, call, offered);
+	}
+}
+
 describe('on an n8n without the call (1.x before 1.123, or a context that lacks it)', () => {
 	test('the message still goes out and the execution waits', async () => {
-		let owner: object = ExecuteContext.prototype;
-		while (!Object.prototype.hasOwnProperty.call(owner, CALL)) owner = Object.getPrototypeOf(owner) as object;
-		const offered = Object.getOwnPropertyDescriptor(owner, CALL);
-		delete (owner as { [CALL]?: unknown })[CALL];
-		try {
-			expect(CALL in ExecuteContext.prototype).toBe(false);
-			const { run, error } = await runNode({ parameters: OPERATIONS[0][1], credentials: credentialsFor(sandbox()) });
+		const { run, error } = await without(CALL, () => runNode({ parameters: OPERATIONS[0][1], credentials: credentialsFor(sandbox()) }));
 
-			expect(error).toBeUndefined();
-			expect(sandbox().deliveries()).toHaveLength(1);
-			expect(run.status).toBe('waiting');
-			expect(run.data.validateSignature).toBeUndefined();
-		} finally {
-			if (offered) Object.defineProperty(owner, CALL, offered);
-		}
+		expect(error).toBeUndefined();
+		expect(sandbox().deliveries()).toHaveLength(1);
+		expect(run.status).toBe('waiting');
+		expect(run.data.validateSignature).toBeUndefined();
+	});
+});
+
+describe('on an n8n whose node context cannot keep task metadata (where the newest editor finds the link)', () => {
+	test('the message still goes out and the execution waits, with the signature required', async () => {
+		const { run, error } = await without('setMetadata', () => runNode({ parameters: OPERATIONS[0][1], credentials: credentialsFor(sandbox()) }));
+
+		expect(error).toBeUndefined();
+		expect(sandbox().deliveries()).toHaveLength(1);
+		expect(run.status).toBe('waiting');
+		expect(run.data.validateSignature).toBe(true);
 	});
 });

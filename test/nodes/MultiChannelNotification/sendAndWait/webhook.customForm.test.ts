@@ -86,6 +86,20 @@ describe('Custom Form', () => {
 		expect(result.workflowData?.[0][0].json.data).toEqual({ Amount: 1, Reason: '', 'Refund to': 'Card', Notify: [], 'Pay by': '', 'Reply to': '', 'Note <i>': '', Ticket: '', PIN: '' });
 	});
 
+	test('POST: an optional number left empty is null, an optional text ""', async () => {
+		const optional = { ...parameters, formFields: { values: [{ fieldLabel: 'Amount', fieldType: 'number' }, { fieldLabel: 'Ticket' }] } };
+		const { result } = await call({ method: 'POST', contentType: MULTIPART, body: { data: { 'field-0': ' ', 'field-1': '' } }, parameters: optional });
+
+		expect(result.workflowData?.[0][0].json.data).toStrictEqual({ Amount: null, Ticket: '' });
+	});
+
+	test('POST: a text of exactly the limit is taken, counted in characters', async () => {
+		const ticket = '😀'.repeat(MAX_ANSWER_CHARS);
+		const { result } = await call({ method: 'POST', contentType: MULTIPART, body: { data: { ...valid, 'field-7': ticket } }, parameters });
+
+		expect((result.workflowData?.[0][0].json.data as IDataObject).Ticket).toBe(ticket);
+	});
+
 	test.each([
 		['a required number left empty', { 'field-0': ' ' }, '"Amount" is required.'],
 		['a number that is not one', { 'field-0': '12abc' }, '"Amount" must be a number.'],
@@ -202,6 +216,40 @@ describe('Custom Form', () => {
 			expect(result).toEqual({ noWebhookResponse: true });
 			expect(html).toContain(said.replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
 			expect(copied).toEqual([]);
+		});
+
+		test('a file without a name or type (n8n hands over what the browser sent): the answer falls back to the stored name, then to ""', async () => {
+			const stored = { filepath: '/tmp/upload-1', newFilename: 'x1', size: 5 };
+			const bare = { filepath: '/tmp/upload-2', size: 6 };
+			const { result } = await call({ method: 'POST', contentType: MULTIPART, body: posted({ 'field-1': upload('r.pdf', 'application/pdf'), 'field-2': [stored, bare] }), parameters: withFiles });
+
+			expect((result.workflowData?.[0][0].json.data as IDataObject).Photos).toStrictEqual([
+				{ filename: 'x1', mimetype: '', size: 5 },
+				{ filename: '', mimetype: '', size: 6 },
+			]);
+		});
+
+		describe('Accepted File Types: an exact MIME type and a MIME family', () => {
+			const typed = { ...parameters, formFields: { values: [{ fieldLabel: 'Scan', fieldType: 'file', acceptFileTypes: 'application/pdf, audio/*' }] } };
+			const send = (file: IDataObject) => call({ method: 'POST', contentType: MULTIPART, body: posted({ 'field-0': file }, { 'form-end': '1' }), parameters: typed });
+
+			test.each([
+				['the exact type', upload('scan', 'application/pdf')],
+				['a type of the family', upload('voice.m4a', 'audio/mp4')],
+			])('%s: taken', async (_name, file) => {
+				expect((await send(file)).status).toBe(200);
+			});
+
+			test.each([
+				['a type that only starts like the exact one', upload('scan.pdfx', 'application/pdfx'), 'scan.pdfx'],
+				['a type outside the family that starts with its letter', upload('a.zip', 'application/zip'), 'a.zip'],
+				['a file without a name or type', { filepath: '/tmp/upload-3', size: 7 }, ''],
+			])('%s: refused, naming the file', async (_name, file, name) => {
+				const { status, html } = await send(file);
+
+				expect(status).toBe(400);
+				expect(html).toContain(`&quot;Scan&quot;: &quot;${name}&quot; is not a type it takes (application/pdf, audio/*).`);
+			});
 		});
 
 		test('an image accepted by its MIME type, whatever its extension', async () => {

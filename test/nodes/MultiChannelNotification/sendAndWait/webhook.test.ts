@@ -87,7 +87,8 @@ describe('POST: records the answer, in the shape of n8n’s own send-and-wait no
 		['decline', { approved: 'false' }, double, { approved: false }, 'Recorded: No'],
 		['free text', { text: 'Refund half, please & thanks' }, { responseType: 'freeText' }, { text: 'Refund half, please & thanks' }, 'Your answer was recorded.'],
 	])('%s', async (_name, body, parameters, data, said) => {
-		const { result, status, html } = await call({ method: 'POST', contentType: `${FORM}; charset=UTF-8`, body, parameters });
+		// A content type as a proxy may rewrite it: other case, spaces before its parameters.
+		const { result, status, html } = await call({ method: 'POST', contentType: `${FORM.toUpperCase()} ; charset=UTF-8`, body, parameters });
 
 		expect(status).toBe(200);
 		expect(result).toEqual({ noWebhookResponse: true, workflowData: [[{ json: { data } }]] });
@@ -102,6 +103,8 @@ describe('POST: records the answer, in the shape of n8n’s own send-and-wait no
 		['no content type', undefined, { approved: 'true' }, {}, 415],
 		['an empty text', FORM, { text: '   ' }, { responseType: 'freeText' }, 400],
 		['a text over the limit', FORM, { text: 'x'.repeat(MAX_ANSWER_CHARS + 1) }, { responseType: 'freeText' }, 413],
+		// Two inputs named "text" (not what the page sends): no text to take.
+		['a text posted twice', FORM, { text: ['yes', 'no'] }, { responseType: 'freeText' }, 400],
 	])('%s: a clear 4xx page, and the execution keeps waiting', async (_name, contentType, body, parameters, code) => {
 		const { result, status, html } = await call({ method: 'POST', contentType, body, parameters });
 
