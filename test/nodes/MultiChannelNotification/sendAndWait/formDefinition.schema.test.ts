@@ -42,6 +42,13 @@ describe('Form Elements (the editor)', () => {
 		expect(fileFirst.fields.map((field) => field.type)).toEqual(['file', 'text']);
 	});
 
+	test('an element with two problems: both listed', () => {
+		expect(fromEditor([{ fieldType: 'file', acceptFileTypes: 'pdf, image/' }]).problems.map((problem) => problem.field)).toEqual([
+			'Form Elements → Element 1 → Label',
+			'Form Elements → Element 1 → Accepted File Types',
+		]);
+	});
+
 	test('Accepted File Types left on an element that is no longer a file element: not checked, not used', () => {
 		const { fields, problems } = fromEditor([{ fieldLabel: 'Note', fieldType: 'text', acceptFileTypes: 'pdf, image/' }]);
 

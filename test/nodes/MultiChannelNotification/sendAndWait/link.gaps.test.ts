@@ -116,8 +116,11 @@ describe('where the link goes', () => {
 		['into a blank {{1}}', { placeholderValues: ['  ', 'x'] }, 1, { placeholderValues: [LINK, 'x'] }],
 		['into Body Parameters when no input is used', { placeholderValues: [], bodyParameters: ['Budi'] }, 2, { placeholderValues: [], bodyParameters: ['Budi', LINK] }],
 		['into Body Parameters when neither is given', {}, 1, { bodyParameters: [LINK] }],
+		// Lists an expression built may hold null or nothing at a position.
+		['into a {{2}} that is null', { placeholderValues: ['Budi', null] }, 2, { placeholderValues: ['Budi', LINK] }],
+		['into a {{2}} left undefined', { bodyParameters: ['Budi', undefined] }, 2, { bodyParameters: ['Budi', LINK] }],
 	])('template, %s', (_name, candidate, position, expected) => {
-		const copy: Record<string, unknown> = JSON.parse(JSON.stringify(candidate));
+		const copy: Record<string, unknown> = structuredClone(candidate);
 
 		expect(withTemplateLink(copy, position, LINK)).toEqual([]);
 		expect(copy).toEqual(expected);

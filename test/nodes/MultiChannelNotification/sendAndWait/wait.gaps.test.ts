@@ -61,6 +61,12 @@ describe('after a time interval', () => {
 	});
 });
 
+test('a unit there is not and an amount that is wrong: the unit alone is named (the amount is judged in a unit there is)', () => {
+	expect(readWait(context({ limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'weeks' }), 0, NOW).problems).toEqual([
+		{ ...field('Unit', 'resumeUnit'), rule: 'must be minutes, hours or days', value: '"weeks"' },
+	]);
+});
+
 describe('at a specified time', () => {
 	test('a time in the future: waits until then', () => {
 		expect(readWait(context({ limitType: 'atSpecifiedTime', maxDateAndTime: '2026-01-02T08:30:00Z' }), 0, NOW)).toEqual({
