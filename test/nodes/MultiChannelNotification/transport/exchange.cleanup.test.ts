@@ -150,7 +150,9 @@ describe('the credential test’s fetch', () => {
 				response.write('x'.repeat(10));
 			},
 			async (url, seen) => {
-				await expect(fetchClient({})({ ...EXCHANGE, url, timeout: 20_000 })).resolves.toEqual(expect.objectContaining({ status: 302, text: '' }));
+				// The deadline, which would close the connection too, is after jest's test timeout (30 s):
+				// while the test runs, only the client's own closing can close it.
+				await expect(fetchClient({})({ ...EXCHANGE, url, timeout: 120_000 })).resolves.toEqual(expect.objectContaining({ status: 302, text: '' }));
 				// A connection left open never settles this: jest's test timeout then fails it by name.
 				expect(await seen.closed).toBeUndefined();
 			},
