@@ -9,6 +9,7 @@ import { ExecuteContext } from 'n8n-core';
 import { answerLink, withSmsLink, withTemplateLink } from '../../../../nodes/MultiChannelNotification/sendAndWait/link';
 import { runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+import { withoutContextCall } from '../../../helpers/withoutContextCall';
 
 /** An execute context with only what answerLink may use. */
 function contextWith(parts: { signed?: () => string; resumeUrl?: unknown }): { context: IExecuteFunctions; asked: string[] } {
@@ -59,17 +60,7 @@ describe('through n8n’s engine, on an n8n without signing', () => {
 	const sms: INodeParameters = { resource: 'sms', operation: 'sendAndWait', phoneNumber: '+6281234567890', message: 'Approve the refund?', options: {} };
 
 	/** Runs with n8n's context lacking the signing helper, as n8n before signed links. */
-	async function withoutSigning<T>(work: () => Promise<T>): Promise<T> {
-		let owner: object = ExecuteContext.prototype;
-		while (!Object.prototype.hasOwnProperty.call(owner, SIGN)) owner = Object.getPrototypeOf(owner) as object;
-		const offered = Object.getOwnPropertyDescriptor(owner, SIGN);
-		delete (owner as { [SIGN]?: unknown })[SIGN];
-		try {
-			return await work();
-		} finally {
-			if (offered) Object.defineProperty(owner, SIGN, offered);
-		}
-	}
+	const withoutSigning = <T>(work: () => Promise<T>) => withoutContextCall(SIGN, work);
 
 	test('the SMS carries n8n’s plain resume URL for this execution and node', async () => {
 		const { run, error } = await withoutSigning(async () => await runNode({ parameters: sms, credentials: credentialsFor(sandbox()) }));

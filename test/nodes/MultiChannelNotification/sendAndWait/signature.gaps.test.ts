@@ -11,6 +11,7 @@ import { ExecuteContext } from 'n8n-core';
 import { runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 import { templateQuestion } from '../../../helpers/sendAndWaitParameters';
+import { withoutContextCall } from '../../../helpers/withoutContextCall';
 
 const sandbox = useSandbox();
 
@@ -61,19 +62,12 @@ describe('the answer link’s signature check, on an n8n that offers it', () => 
 	});
 });
 
-/** Runs `act` on an n8n whose node context lacks `call` (taken off the class that has it, then put back). */
-async function without<T>(call: string, act: () => Promise<T>): Promise<T> {
-	let owner: object = ExecuteContext.prototype;
-	while (!Object.prototype.hasOwnProperty.call(owner, call)) owner = Object.getPrototypeOf(owner) as object;
-	const offered = Object.getOwnPropertyDescriptor(owner, call);
-	delete (owner as Record<string, unknown>)[call];
-	try {
+/** Runs `act` on an n8n whose node context lacks `call`, checking first that it does. */
+const without = <T>(call: string, act: () => Promise<T>) =>
+	withoutContextCall(call, async () => {
 		expect(call in ExecuteContext.prototype).toBe(false);
 		return await act();
-	} finally {
-		if (offered) Object.defineProperty(owner, call, offered);
-	}
-}
+	});
 
 describe('on an n8n without the call (1.x before 1.123, or a context that lacks it)', () => {
 	test('the message still goes out and the execution waits', async () => {
