@@ -4,13 +4,13 @@
  * WebhookContext, built on the waiting execution's data as n8n's waiting webhooks build it. The
  * answer's item carries `question` beside `data`, and `data` keeps n8n's send-and-wait shape.
  */
-import type { IDataObject, INodeParameters, IRunExecutionData, IWebhookData, IWebhookFunctions, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeParameters, IRunExecutionData, IWebhookData, IWebhookFunctions, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { WebhookContext } from 'n8n-core';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { HUMAN_REVIEW_RESOURCE } from '../../../../nodes/MultiChannelNotification/helpers/resource';
-import { recallQuestion } from '../../../../nodes/MultiChannelNotification/sendAndWait/question';
+import { questionOf, recallQuestion, rememberQuestion } from '../../../../nodes/MultiChannelNotification/sendAndWait/question';
 import { answerWebhooks } from '../../../../nodes/MultiChannelNotification/sendAndWait/webhook';
 import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
@@ -149,9 +149,9 @@ describe('reading it back, whatever the n8n', () => {
 		expect(context.logger.warn).toHaveBeenCalledWith(expect.stringContaining('could not read who was asked'));
 	});
 
-	test('a node name with expression brackets is never written into an expression', () => {
+	test.each(['Ask {{ boss }}', 'Ask {{', 'Ask }}'])('a node name with expression brackets (%s) is never written into an expression', (name) => {
 		const evaluateExpression = jest.fn(() => stored);
-		expect(recallQuestion(fake({ getNode: () => ({ name: 'Ask {{ boss }}' }), evaluateExpression }))).toBeUndefined();
+		expect(recallQuestion(fake({ getNode: () => ({ name }), evaluateExpression }))).toBeUndefined();
 		expect(evaluateExpression).not.toHaveBeenCalled();
 	});
 
@@ -159,5 +159,27 @@ describe('reading it back, whatever the n8n', () => {
 		for (const value of ['{"channel":"fax","recipient":"+1"}', '{"channel":"sms"}', 'not json', 42]) {
 			expect(recallQuestion(fake({ getContext: () => ({ sendAndWaitQuestion: value }) }))).toBeUndefined();
 		}
+	});
+});
+
+describe('what is kept when the message goes out', () => {
+	test.each([
+		['an SMS: a numeric id as text, an empty request id left out', 'sms', { phoneNumber: '+6281234567890', data: { id: 7, request_id: '' } }, { channel: 'sms', recipient: '+6281234567890', messageId: '7' }],
+		['a chat: no SMS number, no ids the service did not give', 'chatMessage', { to: '+6281234567890', phoneNumber: '+6281300001111' }, { channel: 'chat', recipient: '+6281234567890' }],
+		['a combined send without an SMS number', 'combined', { to: '+6281234567890', data: { request_id: 'r-1' } }, { channel: 'chatWithSmsFailover', recipient: '+6281234567890', requestId: 'r-1' }],
+		['an empty number: nobody to name', 'chatMessage', { to: '', data: { id: 'm-1' } }, undefined],
+		['a resource that asks nobody', 'somethingElse', { to: '+6281234567890', phoneNumber: '+6281234567890' }, undefined],
+	])('%s', (_name, resource, sent, question) => {
+		// Strict: a key that is there but undefined counts too.
+		expect(questionOf(resource, sent)).toStrictEqual(question);
+	});
+
+	test('nothing is stored when there is no question, or no node context to keep it in', () => {
+		const store: IDataObject = {};
+		const getContext = () => store;
+		rememberQuestion({ getContext } as unknown as IExecuteFunctions, undefined);
+		expect(Object.keys(store)).toEqual([]);
+
+		expect(() => rememberQuestion({} as IExecuteFunctions, { channel: 'sms', recipient: '+6281234567890' })).not.toThrow();
 	});
 });

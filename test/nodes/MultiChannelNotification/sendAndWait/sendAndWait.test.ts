@@ -232,12 +232,10 @@ describe('Chat Message → Send and Wait for Response (template)', () => {
 });
 
 describe('Combined Notification → Send and Wait for Response', () => {
+	const combined = (fields: INodeParameters = {}) => templateQuestion({ resource: 'combined', phoneNumber: '+6281234567890', message: 'Approve the refund?', ...fields });
+
 	test('the same link in the template placeholder and below the SMS text', async () => {
-		const { template: _unused, ...chat } = { template: 0, ...templateQuestion() };
-		const { run, error } = await runNode({
-			parameters: { ...chat, resource: 'combined', phoneNumber: '+6281234567890', message: 'Approve the refund?' },
-			credentials: credentialsFor(sandbox()),
-		});
+		const { run, error } = await runNode({ parameters: combined(), credentials: credentialsFor(sandbox()) });
 
 		expect(error).toBeUndefined();
 		const body = sandbox().requests[0].body as { chat: { template: { components: Array<{ type: string; parameters: Array<{ text: string }> }> } }; sms: { message: string } };
@@ -246,5 +244,28 @@ describe('Combined Notification → Send and Wait for Response', () => {
 		expect(link).toMatch(LINK);
 		expect(body.chat.template.components.find((component) => component.type === 'body')?.parameters[1].text).toBe(link);
 		expect(run.status).toBe('waiting');
+	});
+
+	test('Dry Run shows the template text with the link in it, as Send with Failover does; without Template Content, no preview', async () => {
+		const { output } = await runNode({ parameters: combined({ options: { dryRun: true } }), credentials: credentialsFor(sandbox()) });
+		const { output: bare } = await runNode({ parameters: combined({ templateContent: '', linkPlaceholder: 1, options: { dryRun: true } }), credentials: credentialsFor(sandbox()) });
+
+		expect(sandbox().requests).toHaveLength(0);
+		const [text, link] = String(output?.[0].json.preview).split(': ');
+		expect(text).toBe('Hi Budi, approve the refund here');
+		expect(link).toMatch(LINK);
+		expect(bare?.[0].json.dryRun).toBe(true);
+		expect(bare?.[0].json).not.toHaveProperty('preview');
+	});
+
+	test.each([
+		['the link placeholder already has a value', combined({ placeholder2: 'https://example.com' }), 'Link Goes Into is {{2}}, which already has a value'],
+		['a placeholder before it has no value', combined({ placeholder1: '', linkPlaceholder: 3, templateContent: 'Hi {{1}} {{2}} {{3}}' }), 'Link Goes Into is {{3}}'],
+	])('%s: refused, nothing sent, nothing waits', async (_name, parameters, rule) => {
+		const { run, error } = await runNode({ parameters, credentials: credentialsFor(sandbox()) });
+
+		expect(`${error?.message}\n${error?.description}`).toContain(rule);
+		expect(sandbox().requests).toHaveLength(0);
+		expect(run.waitTill).toBeUndefined();
 	});
 });

@@ -38,6 +38,21 @@ describe('GET: the page, never an answer', () => {
 		expect(html).toContain('>✗ Decline</button>');
 	});
 
+	test('labels and message trimmed; a blank label gets the default; Approve is the primary button, Decline the secondary; no custom style', async () => {
+		const parameters = {
+			message: '  Approve the refund?\n',
+			approvalOptions: { values: { approvalType: 'double', approveLabel: ' \t', disapproveLabel: ' Not now ' } },
+			options: { responseFormCustomCss: 'h1 { color: red }' },
+		};
+		const { html } = await call({ method: 'GET', parameters });
+
+		expect(html).toContain('<div class="card"><p class="message">Approve the refund?</p><form method="post">');
+		expect(html).toContain('<button class="primary" type="submit">✓ Approve</button>');
+		expect(html).toContain('<button class="secondary" type="submit">Not now</button>');
+		// Custom Styling belongs to the Free Text and Custom Form pages.
+		expect(html.match(/<style>/g)).toHaveLength(1);
+	});
+
 	test('workflow text is escaped: no markup or script gets onto the page', async () => {
 		const { html } = await call({
 			method: 'GET',
@@ -55,6 +70,8 @@ describe('GET: the page, never an answer', () => {
 		expect(html).toContain(`<textarea id="answer" name="text" required maxlength="${MAX_ANSWER_CHARS}">`);
 		expect(html).toContain('>Submit</button>');
 		expect(html).not.toContain('<h1>');
+		// The message only: no description paragraph.
+		expect(html.match(/<p class="message">/g)).toHaveLength(1);
 	});
 
 	test('free text: the form title, description and button label the user set, escaped', async () => {
@@ -92,7 +109,8 @@ describe('POST: records the answer, in the shape of n8n’s own send-and-wait no
 
 		expect(status).toBe(200);
 		expect(result).toEqual({ noWebhookResponse: true, workflowData: [[{ json: { data } }]] });
-		expect(html).toContain(said.replace('&', '&amp;'));
+		expect(html).toContain('<title>Thank you</title>');
+		expect(html).toContain(`<h1>Thank you</h1><p class="message">${said.replace('&', '&amp;')}\nYou can close this page.</p>`);
 	});
 
 	test.each([
