@@ -3,31 +3,20 @@
  * options, whether it is required, whether a file element takes several files, Custom HTML's
  * markup, whichever way n8n hands the values over (true or "true", as JSON gives them).
  */
-import type { FormField } from '../../../../nodes/MultiChannelNotification/sendAndWait/form';
 import { readFormParameters } from '../../../../nodes/MultiChannelNotification/sendAndWait/form';
+import { formField } from '../../../helpers/formField';
 
 const fromEditor = (elements: object[]) => readFormParameters((name, fallback) => (name === 'formFields.values' ? elements : fallback));
 const fromJson = (elements: object[]) =>
 	readFormParameters((name, fallback) => (name === 'defineForm' ? 'json' : name === 'jsonOutput' ? JSON.stringify(elements) : fallback));
 
-const shown = (set: Partial<FormField>): FormField => ({
-	label: 'Name',
-	type: 'text',
-	value: '',
-	placeholder: '',
-	options: [],
-	required: false,
-	multiple: false,
-	accept: [],
-	...set,
-});
 
 test('an empty option is left out of the choices', () => {
 	const options = { values: [{ option: 'S' }, { option: ' ' }, { option: 'M' }] };
 	const { fields, problems } = fromEditor([{ fieldLabel: 'Size', fieldType: 'dropdown', fieldOptions: options }]);
 
 	expect(problems).toEqual([]);
-	expect(fields).toEqual([shown({ label: 'Size', type: 'dropdown', options: ['S', 'M'] })]);
+	expect(fields).toEqual([formField({ label: 'Size', type: 'dropdown', options: ['S', 'M'] })]);
 });
 
 test.each([
@@ -39,7 +28,7 @@ test.each([
 ])('Required Field %s', (_name, requiredField, required) => {
 	const { fields } = fromJson([{ fieldLabel: 'Name', requiredField }]);
 
-	expect(fields).toEqual([shown({ required })]);
+	expect(fields).toEqual([formField({ required })]);
 });
 
 test.each([
@@ -50,7 +39,7 @@ test.each([
 ])('Multiple Files %s', (_name, multipleFiles, multiple) => {
 	const { fields } = fromJson([{ fieldLabel: 'Receipt', fieldType: 'file', multipleFiles }]);
 
-	expect(fields).toEqual([shown({ label: 'Receipt', type: 'file', multiple })]);
+	expect(fields).toEqual([formField({ label: 'Receipt', type: 'file', multiple })]);
 });
 
 test('Custom HTML: its markup made safe, never required; without markup, nothing to show', () => {
@@ -59,11 +48,11 @@ test('Custom HTML: its markup made safe, never required; without markup, nothing
 		{ fieldType: 'html', elementName: 'Terms' },
 	]);
 
-	expect(fields).toEqual([shown({ label: '', type: 'html', value: '<p>Read</p>' }), shown({ label: 'Terms', type: 'html', value: '' })]);
+	expect(fields).toEqual([formField({ label: '', type: 'html', value: '<p>Read</p>' }), formField({ label: 'Terms', type: 'html', value: '' })]);
 });
 
 test('a hidden field: the value the workflow set, trimmed', () => {
 	const { fields } = fromEditor([{ fieldType: 'hiddenField', fieldName: 'order', fieldValue: ' A-1 ' }]);
 
-	expect(fields).toEqual([shown({ label: 'order', type: 'hiddenField', value: 'A-1' })]);
+	expect(fields).toEqual([formField({ label: 'order', type: 'hiddenField', value: 'A-1' })]);
 });

@@ -7,6 +7,7 @@
 import type { FormField } from '../../../../nodes/MultiChannelNotification/sendAndWait/form';
 import type { PageBody } from '../../../../nodes/MultiChannelNotification/sendAndWait/page';
 import { answerPage } from '../../../../nodes/MultiChannelNotification/sendAndWait/page';
+import { formField } from '../../../helpers/formField';
 
 const MARK = '<span class="required" aria-hidden="true">*</span>';
 const WORD = '<span class="sr-only"> (required)</span>';
@@ -22,17 +23,6 @@ function card(body: PageBody): string {
 	return inside![1];
 }
 
-const field = (set: Partial<FormField>): FormField => ({
-	label: 'Name',
-	type: 'text',
-	value: '',
-	placeholder: '',
-	options: [],
-	required: false,
-	multiple: false,
-	accept: [],
-	...set,
-});
 
 const form = (fields: FormField[], set: Partial<Extract<PageBody, { kind: 'form' }>> = {}): PageBody => ({
 	kind: 'form',
@@ -95,20 +85,20 @@ describe('a free-text answer', () => {
 describe('a Custom Form', () => {
 	test('every element type, each named by its position; a file element ends the form with its marker', () => {
 		const fields = [
-			field({ label: 'Name', placeholder: 'Budi', required: true }),
-			field({ label: 'Order', type: 'hiddenField', value: 'A-1', required: true }),
-			field({ label: '', type: 'html', value: '<p>Read <b>this</b></p>' }),
-			field({ label: 'Refund to', type: 'radio', options: ['Card', 'Wallet'], required: true }),
-			field({ label: 'Notify', type: 'checkbox', options: ['SMS', 'Email'], required: true }),
-			field({ label: 'Also', type: 'checkbox', options: ['Call'] }),
-			field({ label: 'Size', type: 'dropdown', options: ['S', 'M'] }),
-			field({ label: 'Receipt', type: 'file', multiple: true, accept: ['.pdf', 'image/*'], required: true }),
-			field({ label: 'Photo', type: 'file' }),
-			field({ label: 'Note', type: 'textarea', placeholder: 'Why' }),
-			field({ label: 'Amount', type: 'number' }),
-			field({ label: 'Reply to', type: 'email' }),
-			field({ label: 'Pay by', type: 'date' }),
-			field({ label: 'PIN', type: 'password' }),
+			formField({ label: 'Name', placeholder: 'Budi', required: true }),
+			formField({ label: 'Order', type: 'hiddenField', value: 'A-1', required: true }),
+			formField({ label: '', type: 'html', value: '<p>Read <b>this</b></p>' }),
+			formField({ label: 'Refund to', type: 'radio', options: ['Card', 'Wallet'], required: true }),
+			formField({ label: 'Notify', type: 'checkbox', options: ['SMS', 'Email'], required: true }),
+			formField({ label: 'Also', type: 'checkbox', options: ['Call'] }),
+			formField({ label: 'Size', type: 'dropdown', options: ['S', 'M'] }),
+			formField({ label: 'Receipt', type: 'file', multiple: true, accept: ['.pdf', 'image/*'], required: true }),
+			formField({ label: 'Photo', type: 'file' }),
+			formField({ label: 'Note', type: 'textarea', placeholder: 'Why' }),
+			formField({ label: 'Amount', type: 'number' }),
+			formField({ label: 'Reply to', type: 'email' }),
+			formField({ label: 'Pay by', type: 'date' }),
+			formField({ label: 'PIN', type: 'password' }),
 		];
 
 		expect(card(form(fields, { buttonLabel: 'Send answer' }))).toBe(
@@ -133,9 +123,9 @@ describe('a Custom Form', () => {
 	});
 
 	test.each([
-		['one required element among optional ones: the line saying what the asterisk means', [field({ label: 'A' }), field({ label: 'B', required: true })], true],
-		['no required element: no such line', [field({ label: 'A' })], false],
-		['only a required hidden field, which the page does not show: no such line', [field({ label: 'A' }), field({ label: 'B', type: 'hiddenField', value: 'x', required: true })], false],
+		['one required element among optional ones: the line saying what the asterisk means', [formField({ label: 'A' }), formField({ label: 'B', required: true })], true],
+		['no required element: no such line', [formField({ label: 'A' })], false],
+		['only a required hidden field, which the page does not show: no such line', [formField({ label: 'A' }), formField({ label: 'B', type: 'hiddenField', value: 'x', required: true })], false],
 	])('%s', (_name, fields, noted) => {
 		const shown = card(form(fields));
 
