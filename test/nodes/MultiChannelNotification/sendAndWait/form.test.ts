@@ -4,7 +4,7 @@
  * markup, whichever way n8n hands the values over (true or "true", as JSON gives them).
  */
 import { readFormParameters } from '../../../../nodes/MultiChannelNotification/sendAndWait/form';
-import { formField } from '../../../helpers/formField';
+import { formField } from '../../../helpers/answerPage';
 
 const fromEditor = (elements: object[]) => readFormParameters((name, fallback) => (name === 'formFields.values' ? elements : fallback));
 const fromJson = (elements: object[]) =>

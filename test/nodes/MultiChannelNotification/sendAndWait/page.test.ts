@@ -7,11 +7,8 @@
 import type { FormField } from '../../../../nodes/MultiChannelNotification/sendAndWait/form';
 import type { PageBody } from '../../../../nodes/MultiChannelNotification/sendAndWait/page';
 import { answerPage } from '../../../../nodes/MultiChannelNotification/sendAndWait/page';
-import { formField } from '../../../helpers/formField';
+import { formField, REQUIRED_MARK as MARK, REQUIRED_NOTE as NOTE, REQUIRED_WORD as WORD } from '../../../helpers/answerPage';
 
-const MARK = '<span class="required" aria-hidden="true">*</span>';
-const WORD = '<span class="sr-only"> (required)</span>';
-const NOTE = '<p class="note" aria-hidden="true">Fields marked <span class="required">*</span> are required.</p>';
 /** The README's limit on a typed answer (2,000 characters), written out rather than imported. */
 const MAX = 2000;
 
@@ -22,7 +19,6 @@ function card(body: PageBody): string {
 	expect(inside).not.toBeNull();
 	return inside![1];
 }
-
 
 const form = (fields: FormField[], set: Partial<Extract<PageBody, { kind: 'form' }>> = {}): PageBody => ({
 	kind: 'form',

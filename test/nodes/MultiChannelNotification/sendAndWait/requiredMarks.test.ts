@@ -6,10 +6,7 @@
 import { readFormAnswer } from '../../../../nodes/MultiChannelNotification/sendAndWait/answer';
 import { readFormParameters } from '../../../../nodes/MultiChannelNotification/sendAndWait/form';
 import { answerPage } from '../../../../nodes/MultiChannelNotification/sendAndWait/page';
-
-const MARK = '<span class="required" aria-hidden="true">*</span>';
-const WORD = '<span class="sr-only"> (required)</span>';
-const NOTE = '<p class="note" aria-hidden="true">Fields marked <span class="required">*</span> are required.</p>';
+import { REQUIRED_MARK as MARK, REQUIRED_NOTE as NOTE, REQUIRED_WORD as WORD } from '../../../helpers/answerPage';
 
 const choices = (...options: string[]) => ({ values: options.map((option) => ({ option })) });
 
