@@ -3,9 +3,11 @@
 // The project's own config, with these changes:
 // - the folders whose tests cannot kill a mutant that Stryker runs are left out: the sandbox's
 //   own tests, the test harness's check (a jest of its own on a fixture), and the release
-//   checks on docs, links and the node's description (the description is built when the module
-//   loads, and such static mutants are not run: see docs/mutation-testing.md; these checks also
-//   list files with git, which Stryker's copy of the project does not have).
+//   checks on docs, links and the node's description (they list files with git, which
+//   Stryker's copy of the project does not have). The operations' descriptions are built when
+//   their modules load, so their mutants are static and not run; the node class's description is
+//   built when the node is made, so its mutants are run, and survive without these checks: see
+//   docs/mutation-testing.md.
 // - no global set-up or teardown: Stryker calls jest again and again in one long-lived worker,
 //   and the per-run temporary folder those make (and remove) would be gone by the second call.
 // - one n8n user folder per Stryker worker, inside Stryker's copy of the project (which Stryker
