@@ -14,12 +14,13 @@
  *   npx tsx scripts/release/scan.ts            (npm run scan; after `npm run build`)
  *   npx tsx scripts/release/scan.ts --source   (only the source leg: no build needed)
  */
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { elapsed, installCleanup, run } from '../n8n/lib/process';
+import { elapsed, installCleanup, removeOnExit, run } from '../n8n/lib/process';
 import { packAndUnpack } from './check-pack';
 import { REPO_ROOT } from './repository';
 
@@ -106,13 +107,32 @@ async function scan(scanner: ScannerModule, label: string, dir: string, patterns
 	return ok;
 }
 
+/**
+ * Loads the scanner. It makes a temporary folder as it loads (the `tmp` package's `dirSync`) and
+ * that package removes it only when the process opts in to its clean-up, which the scanner does
+ * not: every scan left an empty `tmp-<pid>-<random>` folder in the temp folder. So it is loaded
+ * with TMPDIR pointing into a folder of ours, removed when this process exits.
+ */
+async function loadScanner(entry: string): Promise<ScannerModule> {
+	const own = mkdtempSync(join(tmpdir(), 'mcn-scan-'));
+	removeOnExit(own);
+	const before = process.env.TMPDIR;
+	process.env.TMPDIR = own;
+	try {
+		return (await import(pathToFileURL(entry).href)) as ScannerModule;
+	} finally {
+		if (before === undefined) delete process.env.TMPDIR;
+		else process.env.TMPDIR = before;
+	}
+}
+
 async function main(): Promise<number> {
 	installCleanup();
 	const started = Date.now();
 	const sourceOnly = process.argv.includes('--source');
 	console.log(`=== n8n package scanner (@n8n/scan-community-package ${SCANNER_VERSION}) ===`);
 	const entry = await ensureScanner();
-	const scanner = (await import(pathToFileURL(entry).href)) as ScannerModule;
+	const scanner = await loadScanner(entry);
 	let ok = await scan(scanner, 'source', REPO_ROOT, scanner.SOURCE_FILE_PATTERNS);
 
 	if (!sourceOnly) {
