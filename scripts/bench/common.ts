@@ -5,13 +5,11 @@
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { removeOnExit } from '../n8n/lib/process';
+import { makeTempDir } from '../n8n/lib/process';
 import { REPO_ROOT } from '../release/measured';
 import type { BurstResult, LegResult, SecondCount } from './types';
 
@@ -35,8 +33,7 @@ export const HTTP_RETRY = { maxTries: 5, waitBetweenTries: 1000 };
  * first loaded.
  */
 export function useTempN8nFolder(): void {
-	const folder = mkdtempSync(join(tmpdir(), 'mcn-bench-'));
-	removeOnExit(folder);
+	const folder = makeTempDir('bench');
 	process.env.N8N_USER_FOLDER = folder;
 	process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 }

@@ -18,7 +18,7 @@ import { isDeepStrictEqual } from 'node:util';
 
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
-import { makeTempDir } from './lib/communityPackage';
+import { makeTempDir } from './lib/process';
 import { CREDENTIAL_TYPE, N8N_DIR, N8N_VERSION, NODE_TYPE, PACKAGE_NAME, REPO_ROOT } from './lib/config';
 import { loadExamples, MEDIA_RECIPIENT, runExample } from './lib/examples';
 import { installedN8nVersion } from './lib/install';

@@ -18,11 +18,10 @@
  *
  *   npx tsx scripts/release/check-pack.ts            (npm run pack:check)
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-import { elapsed, installCleanup, removeOnExit, run } from '../n8n/lib/process';
+import { elapsed, installCleanup, makeTempDir, run } from '../n8n/lib/process';
 import { checkMarkdownLinks, formatLinkProblem, repoFiles } from './markdown-links';
 import type { PackageJson } from './repository';
 import { readPackageJson, readRepository, REPO_ROOT, repositoryFields } from './repository';
@@ -41,18 +40,12 @@ function expect(ok: boolean, what: string, detail?: unknown): void {
 	console.log(`  ✘ ${what}${detail === undefined ? '' : `\n      ${JSON.stringify(detail, null, 2).split('\n').join('\n      ')}`}`);
 }
 
-function tempDir(label: string): string {
-	const dir = mkdtempSync(join(tmpdir(), `mcn-${label}-`));
-	removeOnExit(dir);
-	return dir;
-}
-
 /**
  * `npm pack` of the repository (its dist/ as built) into a temporary folder, and the tarball
  * unpacked as n8n's scanner unpacks a downloaded package: into a folder, without the top `package/`.
  */
 export async function packAndUnpack() {
-	const work = tempDir('pack');
+	const work = makeTempDir('pack');
 	const { output } = await run('npm pack', 'npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO_ROOT });
 	const [packed] = JSON.parse(output.slice(output.search(/^\[/m))) as Array<{ filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>;
 	const unpacked = join(work, 'package');
@@ -153,7 +146,7 @@ async function main(): Promise<void> {
 	}
 
 	console.log('→ installed into an empty folder with n8n-workflow as the only peer');
-	const installDir = tempDir('pack-install');
+	const installDir = makeTempDir('pack-install');
 	writeFileSync(join(installDir, 'package.json'), JSON.stringify({ name: 'pack-check', private: true }, null, 2));
 	const workflowVersion = readPackageJson().devDependencies?.['n8n-workflow'];
 	if (!workflowVersion) throw new Error('package.json has no n8n-workflow devDependency to install as the peer');

@@ -14,13 +14,12 @@
  *   npx tsx scripts/release/scan.ts            (npm run scan; after `npm run build`)
  *   npx tsx scripts/release/scan.ts --source   (only the source leg: no build needed)
  */
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { elapsed, installCleanup, removeOnExit, run } from '../n8n/lib/process';
+import { elapsed, installCleanup, makeTempDir, run } from '../n8n/lib/process';
 import { packAndUnpack } from './check-pack';
 import { REPO_ROOT } from './repository';
 
@@ -114,8 +113,7 @@ async function scan(scanner: ScannerModule, label: string, dir: string, patterns
  * with TMPDIR pointing into a folder of ours, removed when this process exits.
  */
 async function loadScanner(entry: string): Promise<ScannerModule> {
-	const own = mkdtempSync(join(tmpdir(), 'mcn-scan-'));
-	removeOnExit(own);
+	const own = makeTempDir('scan');
 	const before = process.env.TMPDIR;
 	process.env.TMPDIR = own;
 	try {

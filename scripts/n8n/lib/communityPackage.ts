@@ -2,19 +2,11 @@
  * Our package as n8n sees it once a user installs it: packed by `npm pack` from dist/, and
  * installed into an n8n user folder the way n8n installs a community package.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PACKAGE_NAME, REPO_ROOT } from './config';
-import { removeOnExit, run } from './process';
-
-/** A fresh folder outside the repository, so module resolution cannot find the repo's node_modules. */
-export function makeTempDir(prefix: string): string {
-	const dir = mkdtempSync(join(tmpdir(), `mcn-e2e-${prefix}-`));
-	removeOnExit(dir);
-	return dir;
-}
+import { run } from './process';
 
 /** `npm pack` of the built package (dist/ must be current); returns the tarball's path. */
 export async function packPackage(destination: string): Promise<string> {

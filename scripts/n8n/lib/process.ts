@@ -5,9 +5,11 @@
  * are killed.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { watchLifeline } from '../../../sandbox/lifeline';
 
@@ -186,6 +188,13 @@ const tempDirs = new Set<string>();
 /** Deletes the folder when this process exits, unless KEEP_N8N_FOLDERS=1 (for looking at logs). */
 export function removeOnExit(dir: string): void {
 	tempDirs.add(dir);
+}
+
+/** A fresh folder `mcn-<label>-<random>` in the temp folder, removed when this process exits. */
+export function makeTempDir(label: string): string {
+	const dir = mkdtempSync(join(tmpdir(), `mcn-${label}-`));
+	removeOnExit(dir);
+	return dir;
 }
 
 function removeTempDirs(): void {

@@ -13,10 +13,9 @@
 import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { makeTempDir } from './communityPackage';
 import type { N8nProcess } from './n8n';
 import { startN8n } from './n8n';
-import { delay, freePort, run, spawnGroup, whenReady } from './process';
+import { delay, freePort, makeTempDir, run, spawnGroup, whenReady } from './process';
 import type { LaunchOptions, Stack } from './stack';
 import { launch, step } from './stack';
 

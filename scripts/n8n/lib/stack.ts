@@ -3,12 +3,12 @@
  * a fresh user folder like a community package, the sandbox credential and the examples
  * imported, n8n started, the owner set up and logged in.
  */
-import { installPackageInto, makeTempDir, packPackage } from './communityPackage';
+import { installPackageInto, packPackage } from './communityPackage';
 import { sandboxCredential } from './examples';
 import { ensureN8n } from './install';
 import type { CredentialFixture, N8nProcess } from './n8n';
 import { importFixtures, N8nClient, startN8n } from './n8n';
-import { elapsed, QUIET } from './process';
+import { elapsed, makeTempDir, QUIET } from './process';
 import type { Sandbox } from './sandbox';
 
 /** Every step's name and seconds, printed at the end. */
