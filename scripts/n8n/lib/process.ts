@@ -190,7 +190,11 @@ export function removeOnExit(dir: string): void {
 	tempDirs.add(dir);
 }
 
-/** A fresh folder `mcn-<label>-<random>` in the temp folder, removed when this process exits. */
+/**
+ * A fresh folder `mcn-<label>-<random>` in the temp folder, removed when this process exits. It is
+ * outside the repository, so module resolution from it cannot find the repository's node_modules
+ * (the real-n8n checks install the package into such a folder as a user's n8n would).
+ */
 export function makeTempDir(label: string): string {
 	const dir = mkdtempSync(join(tmpdir(), `mcn-${label}-`));
 	removeOnExit(dir);
