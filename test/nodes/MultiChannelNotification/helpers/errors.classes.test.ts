@@ -23,6 +23,19 @@ const stored = (error: Error) => {
 	return { fields, json };
 };
 
+/**
+ * The names of an error's own enumerable fields that hold a value. Fields left undefined are left
+ * out: n8n's stored copy and JSON drop them anyway, and whether n8n's declared `cause` field
+ * (undefined here) is enumerable is up to the JavaScript engine's state, not the code. Seen: in
+ * a jest worker that had run the tool-run tests first, n8n's own NodeOperationError came out
+ * with `cause` not enumerable while ours, made by the same n8n constructor, had it enumerable.
+ */
+const keysWithValues = (error: Error) =>
+	Object.entries(error)
+		.filter(([, value]) => value !== undefined)
+		.map(([key]) => key)
+		.sort();
+
 describe('the node’s own error classes', () => {
 	test('an input error is a NodeOperationError to n8n, with its problems readable and not stored', () => {
 		const error = inputError(node, 0, problems);
@@ -31,7 +44,7 @@ describe('the node’s own error classes', () => {
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.name).toBe('NodeOperationError');
 		expect(stored(error).fields).toEqual(stored(plain).fields);
-		expect(Object.keys(error).sort()).toEqual(Object.keys(plain).sort());
+		expect(keysWithValues(error)).toEqual(keysWithValues(plain));
 		expect(stored(error).json).toEqual(stored(plain).json);
 		expect(problemsOf(error)).toBe(problems);
 		expect(deliveryOf(error)).toBe('notSent');
@@ -50,7 +63,7 @@ describe('the node’s own error classes', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.name).toBe('NodeApiError');
 		expect(stored(error).fields).toEqual(stored(plain).fields);
-		expect(Object.keys(error).sort()).toEqual(Object.keys(plain).sort());
+		expect(keysWithValues(error)).toEqual(keysWithValues(plain));
 		expect(stored(error).json).toEqual(stored(plain).json);
 		expect(deliveryOf(error)).toBe('maybe');
 		expect(problemsOf(error)).toEqual([]);
