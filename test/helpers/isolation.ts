@@ -11,6 +11,7 @@ let serial = 0;
 beforeEach(() => {
 	serial++;
 	dedupStore.stores.clear();
+	dedupStore.failNext = undefined;
 });
 
 /** A credential id no other test uses (the same for every run within a test). */

@@ -118,7 +118,7 @@ function itemsToSend(
 
 /**
  * Sends the items through the scheduler at the pace of their service, then forgets the Send
- * Once keys of those not delivered.
+ * Once keys of those that certainly did not go out.
  */
 async function sendPaced(
 	context: IExecuteFunctions,
@@ -128,7 +128,7 @@ async function sendPaced(
 	outcomes: Outcomes,
 	tries: Tries,
 ): Promise<void> {
-	const { send, giveUp, delivered } = itemSender(context, operation, connection, toSend, outcomes, tries);
+	const { send, giveUp, mayHaveGoneOut } = itemSender(context, operation, connection, toSend, outcomes, tries);
 	// One pace per service (credential and Base URL), shared with every execution in this process.
 	const service = paces.use(`${connection.credential.id || connection.credential.name}\u0000${connection.baseUrl}`, realClock.now());
 	const cancel = context.getExecutionCancelSignal?.();
@@ -143,15 +143,16 @@ async function sendPaced(
 		outcomes.noteRateLimits(stats.throttled, stats.longestWaitMs ?? 0);
 	} finally {
 		service.release(realClock.now());
-		const unsent = toSend.filter((item) => item.options.dedupeKey !== '' && !delivered.has(item.itemIndex));
-		await releaseKeys(context, unsent.map((item) => item.options.dedupeKey));
+		const unsent = toSend.filter((item) => item.options.dedupeKey !== '' && !mayHaveGoneOut.has(item.itemIndex));
+		await releaseKeys(context, unsent.map((item) => item.options.dedupeKey), toSend[0].options.dedupeHistorySize);
 	}
 }
 
 /**
  * What the scheduler calls for job `job` (the item `toSend[job]`): `send` sends it once and
  * records what came of it, `giveUp` fails it once it has waited past Rate Limit Max Wait.
- * `delivered` holds the items that got through.
+ * `mayHaveGoneOut` holds the items that were delivered, or may have been: every item whose request
+ * left, until an answer says the service refused it (a 429, a rejection) or never got it.
  */
 function itemSender(
 	context: IExecuteFunctions,
@@ -162,26 +163,28 @@ function itemSender(
 	tries: Tries,
 ) {
 	const client = makeClient.call(context, connection);
-	const delivered = new Set<number>();
+	const mayHaveGoneOut = new Set<number>();
 	const lastRefusal = new Map<number, NodeApiError>();
 	const send = async (job: number): Promise<Attempt> => {
 		const { itemIndex, request, options } = toSend[job];
+		mayHaveGoneOut.add(itemIndex);
 		try {
 			const result = await sendOnce.call(context, connection, client, request.endpoint, request.body, {
 				itemIndex,
 				timeout: options.timeout,
 			});
 			if (result.kind === 'rateLimited') {
+				mayHaveGoneOut.delete(itemIndex);
 				lastRefusal.set(job, result.error);
 				return { kind: 'throttled', retryAfterMs: retryAfterMs(result.retryAfter) };
 			}
-			delivered.add(itemIndex);
 			const json = { ...result.response, ...request.extras, ...(operation.output?.(result.response) ?? {}) };
 			tries?.remember(itemIndex, request, { kind: 'delivered', json });
 			outcomes.done(itemIndex, json, 'sent');
 			return { kind: 'done' };
 		} catch (error) {
 			if (mayHaveBeenDelivered(error)) tries?.remember(itemIndex, request, { kind: 'uncertain', error });
+			else mayHaveGoneOut.delete(itemIndex);
 			return outcomes.fail(itemIndex, error) === 'stop' ? { kind: 'stop' } : { kind: 'done' };
 		}
 	};
@@ -190,5 +193,5 @@ function itemSender(
 		error.description = `${error.description ?? ''} The item waited ${Math.round(waitedMs / 1000)} s in all and the service asked for ${Math.ceil(askedMs / 1000)} s more, past Options → Rate Limit Max Wait. Nothing was delivered for this item.`.trim();
 		return outcomes.fail(toSend[job].itemIndex, error) === 'stop' ? 'stop' : 'done';
 	};
-	return { send, giveUp, delivered };
+	return { send, giveUp, mayHaveGoneOut };
 }

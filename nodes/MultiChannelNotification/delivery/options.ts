@@ -18,6 +18,8 @@ export interface ItemOptions {
 	dryRun: boolean;
 	/** Empty: send every time. */
 	dedupeKey: string;
+	/** How many Send Once keys the node keeps (the newest). */
+	dedupeHistorySize: number;
 }
 
 function whole(value: unknown, fallback: number, min: number, max: number): number {
@@ -45,12 +47,13 @@ export function readPhoneNumberFormat(context: IExecuteFunctions, itemIndex: num
 /** The per-item options; a timeout that would abandon every request is refused (itemOptions.schema.ts). */
 export function readItemOptions(context: IExecuteFunctions, itemIndex: number): ItemOptions {
 	const options = optionsOf(context, itemIndex);
-	const { timeout } = parseOrThrow(context, itemOptionsSchema, options, itemIndex, ITEM_OPTIONS_LABELS);
+	const { timeout, dedupeHistorySize } = parseOrThrow(context, itemOptionsSchema, options, itemIndex, ITEM_OPTIONS_LABELS);
 	const key = options.dedupeKey;
 	return {
 		timeout: timeout ?? DEFAULT_TIMEOUT_MS,
 		dryRun: options.dryRun === true,
 		dedupeKey: typeof key === 'string' ? key.trim() : typeof key === 'number' ? String(key) : '',
+		dedupeHistorySize,
 	};
 }
 

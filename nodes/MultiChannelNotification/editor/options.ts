@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_RATE_LIMIT_MAX_WAIT_S, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY } from '../delivery/options';
 import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../delivery/pace';
-import { LANGUAGE_POLICY, TEMPLATE_LABELS } from '../schemas';
+import { DEFAULT_DEDUPE_HISTORY_SIZE, LANGUAGE_POLICY, MAX_DEDUPE_HISTORY_SIZE, TEMPLATE_LABELS } from '../schemas';
 
 /** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */
 
@@ -69,13 +69,22 @@ export const optionsField: INodeProperties = {
 				'How long one item may wait in total while the service answers HTTP 429 (too many requests), in seconds; then the item fails. 0 never resends a 429. No other failure is ever resent: it may already have been delivered. Read once per execution.',
 		},
 		{
+			displayName: 'Send Once History Size',
+			name: 'dedupeHistorySize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_DEDUPE_HISTORY_SIZE },
+			default: DEFAULT_DEDUPE_HISTORY_SIZE,
+			description:
+				'How many Send Once Per Key keys this node remembers, the newest ones (like the Remove Duplicates node\'s History Size). An item whose key was forgotten is sent again. Each check reads the whole list, so a larger size makes every keyed send a little slower.',
+		},
+		{
 			displayName: 'Send Once Per Key',
 			name: 'dedupeKey',
 			type: 'string',
 			default: '',
 			placeholder: '={{ $json.orderId }}',
 			description:
-				'A key per message, e.g. an order ID. An item whose key this node already sent successfully (in any execution) is skipped and marked as such, so re-running a failed execution sends only what was not sent. Empty sends every item.',
+				'A key per message, e.g. an order ID. An item whose key this node already sent, or may have sent (the service gave no clear answer), in any execution, is skipped and marked as such, so re-running a failed execution sends only what certainly did not go out. Empty sends every item.',
 		},
 		{
 			displayName: 'Timeout (Milliseconds)',

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../../helpers/engine';
+import { dedupStore } from '../../../helpers/dedupStore';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
 const sandbox = useSandbox();
@@ -151,7 +152,7 @@ describe('Send Once Per Key', () => {
 		expect(second.output?.map((item) => item.json.skipped ?? false)).toEqual([true, false, true]);
 	});
 
-	test('items never attempted because the run stopped are not recorded either', async () => {
+	test('items never attempted because the run stopped are not recorded; the one that may have gone out keeps its key', async () => {
 		sandbox().injectFault({ kind: 'status', status: 500, message: 'boom' });
 		const first = await runNode({ parameters: bulk(), items: orders('D1', 'D2'), credentials: credentialsFor(sandbox()) });
 		expect(first.error?.name).toBe('NodeApiError');
@@ -159,10 +160,96 @@ describe('Send Once Per Key', () => {
 
 		const second = await runNode({ parameters: bulk(), items: orders('D1', 'D2'), credentials: credentialsFor(sandbox()) });
 		expect(second.error).toBeUndefined();
-		expect(sandbox().deliveries().map((request) => (request.body as { message: string }).message)).toEqual([
-			'order D1',
-			'order D2',
-		]);
+		expect(sandbox().requests.slice(1).map((request) => (request.body as { message: string }).message)).toEqual(['order D2']);
+		expect(second.output?.[0].json).toMatchObject({ skipped: true, reason: 'alreadySent', dedupeKey: 'D1' });
+	});
+
+	// The service recorded the message, then answered something that does not say so.
+	test.each([
+		['a 500', { kind: 'status', status: 500, message: 'upstream timeout', afterDelivery: true }],
+		['a dropped connection', { kind: 'reset', afterDelivery: true }],
+		['a 502 that is not JSON', { kind: 'nonJson', status: 502, afterDelivery: true }],
+	] as const)('after %s the key is kept: the re-run skips the item and says it may have been sent', async (_name, fault) => {
+		sandbox().injectFault(fault);
+		const first = await runNode({ parameters: bulk(), items: orders('M1'), credentials: credentialsFor(sandbox()) });
+		expect(first.error?.message).toBeDefined();
+		expect(sandbox().deliveries()).toHaveLength(1);
+
+		const second = await runNode({ parameters: bulk(), items: orders('M1'), credentials: credentialsFor(sandbox()) });
+		expect(second.error).toBeUndefined();
+		expect(sandbox().deliveries()).toHaveLength(1);
+		expect(sandbox().requests).toHaveLength(1);
+		const skipped = second.output?.[0].json ?? {};
+		expect(skipped).toMatchObject({ skipped: true, reason: 'alreadySent', dedupeKey: 'M1' });
+		expect(skipped.message).toMatch(/may have/);
+		expect(skipped.message).toMatch(/new key/);
+	});
+
+	test('a key with spaces around it is the same key', async () => {
+		await runNode({ parameters: bulk(), items: orders('K1 '), credentials: credentialsFor(sandbox()) });
+		const second = await runNode({ parameters: bulk(), items: orders('K1'), credentials: credentialsFor(sandbox()) });
+		expect(sandbox().deliveries()).toHaveLength(1);
+		expect(second.output?.[0].json).toMatchObject({ skipped: true, dedupeKey: 'K1' });
+	});
+
+	test('20 executions at once with one key send it once', async () => {
+		const runs = await Promise.all(
+			Array.from({ length: 20 }, async () => await runNode({ parameters: bulk(), items: orders('W1'), credentials: credentialsFor(sandbox()) })),
+		);
+		expect(runs.map((run) => run.error)).toEqual(Array.from({ length: 20 }, () => undefined));
+		expect(sandbox().deliveries()).toHaveLength(1);
+		expect(runs.filter((run) => run.output?.[0].json.skipped === true)).toHaveLength(19);
+	});
+
+	test('20 executions at once with 20 keys, twice, send 20 messages in all', async () => {
+		const wave = async () =>
+			await Promise.all(
+				Array.from({ length: 20 }, async (_, index) => await runNode({ parameters: bulk(), items: orders(`X${index}`), credentials: credentialsFor(sandbox()) })),
+			);
+		const first = await wave();
+		expect(first.map((run) => run.error)).toEqual(Array.from({ length: 20 }, () => undefined));
+		const second = await wave();
+		expect(second.map((run) => run.output?.[0].json.skipped)).toEqual(Array.from({ length: 20 }, () => true));
+		expect(sandbox().deliveries()).toHaveLength(20);
+	});
+
+	test("a store that cannot be read fails the keyed items with the store's message; nothing is sent", async () => {
+		dedupStore.failNext = new Error('connection to the database was lost');
+		const run = await runNode({ parameters: bulk(), items: orders('S1'), credentials: credentialsFor(sandbox()), continueOnFail: true });
+		expect(run.error).toBeUndefined();
+		expect(sandbox().requests).toHaveLength(0);
+		const failed = run.output?.[0].json ?? {};
+		expect(failed.error).toMatch(/Send Once Per Key/);
+		expect(`${String(failed.error)} ${String(failed.description)}`).toContain('connection to the database was lost');
+		expect(String(failed.description)).toMatch(/Nothing was sent/);
+	});
+
+	test('Send Once History Size bounds what is remembered: the oldest key is forgotten', async () => {
+		for (const order of ['H1', 'H2', 'H3']) {
+			await runNode({ parameters: bulk({ dedupeHistorySize: 2 }), items: orders(order), credentials: credentialsFor(sandbox()) });
+		}
+		expect([...dedupStore.stores.values()]).toEqual([['H2', 'H3']]);
+		const again = await runNode({ parameters: bulk({ dedupeHistorySize: 2 }), items: orders('H1', 'H3'), credentials: credentialsFor(sandbox()) });
+		expect(again.output?.map((item) => item.json.skipped ?? false)).toEqual([false, true]);
+		expect(sandbox().deliveries()).toHaveLength(4);
+	});
+
+	test('by default 10,000 keys are remembered', async () => {
+		const items = Array.from({ length: 10_001 }, (_, index) => `k${index}`);
+		await runNode({ parameters: bulk({ dryRun: false }), items: orders('first'), credentials: credentialsFor(sandbox()) });
+		// n8n cuts the row to the history size whenever it records: record 10,001 more through the store.
+		const [name] = [...dedupStore.stores.keys()];
+		dedupStore.stores.set(name, [...(dedupStore.stores.get(name) ?? []), ...items]);
+		await runNode({ parameters: bulk(), items: orders('last'), credentials: credentialsFor(sandbox()) });
+		const row = dedupStore.stores.get(name) ?? [];
+		expect(row).toHaveLength(10_000);
+		expect(row.at(-1)).toBe('last');
+	});
+
+	test('a Send Once History Size that is not a whole number of at least 1 is refused before sending', async () => {
+		const run = await runNode({ parameters: bulk({ dedupeHistorySize: 0 }), items: orders('Z1'), credentials: credentialsFor(sandbox()) });
+		expect(run.error?.message).toContain('Send Once History Size');
+		expect(sandbox().requests).toHaveLength(0);
 	});
 
 	test('a dry run records nothing', async () => {
