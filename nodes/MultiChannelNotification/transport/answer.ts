@@ -138,7 +138,27 @@ function redirectError(context: AnswerContext, answer: Answer, subject: string):
 	});
 }
 
-/** A 2xx `success` answer, scrubbed; otherwise throws the error for it. */
+/** Whole up to this size as JSON; larger, only the fields the spec documents, each up to MAX_FIELD_JSON. */
+const MAX_DATA_JSON = 16_384;
+const MAX_FIELD_JSON = 4_096;
+const DOCUMENTED_FIELDS = ['id', 'request_id', 'full_content', 'result'];
+
+/**
+ * The answer's data as the output item carries it. An answer may be up to 1 MiB, and each item's
+ * output is kept by n8n: a service that answers far more than its spec documents would make
+ * every item that large.
+ */
+function bounded(data: IDataObject): IDataObject {
+	if (JSON.stringify(data).length <= MAX_DATA_JSON) return data;
+	const kept: IDataObject = {};
+	for (const field of DOCUMENTED_FIELDS) {
+		const value = data[field];
+		if (value !== undefined && JSON.stringify(value).length <= MAX_FIELD_JSON) kept[field] = value;
+	}
+	return kept;
+}
+
+/** A 2xx `success` answer as `{ message, data }`, scrubbed and bounded; otherwise throws the error for it. */
 export function judge(context: AnswerContext, answer: Answer): ServiceResponse {
 	const { status } = answer;
 	if (status >= 300 && status < 400) {
@@ -147,13 +167,8 @@ export function judge(context: AnswerContext, answer: Answer): ServiceResponse {
 	const body = jsonParse<unknown>(answer.text, { fallbackValue: null });
 	const ok = status >= 200 && status < 300;
 	if (ok && messageOf(body) === 'success') {
-		const clean = scrubValue(body, context.scrub) as IDataObject;
-		const { data } = clean;
-		return {
-			...clean,
-			message: 'success',
-			data: data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {},
-		};
+		const { data } = scrubValue(body, context.scrub) as IDataObject;
+		return { message: 'success', data: data && typeof data === 'object' && !Array.isArray(data) ? bounded(data as IDataObject) : {} };
 	}
 	throw statusError(context, answer);
 }

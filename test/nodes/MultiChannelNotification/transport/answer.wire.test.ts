@@ -109,11 +109,25 @@ describe('the text shown of an answer', () => {
 });
 
 describe('a confirmed send', () => {
-	test('"success" in a 2xx: the answer, scrubbed, its data kept', () => {
+	test('"success" in a 2xx: message and data, scrubbed; nothing else of the answer', () => {
 		expect(judge(context(), answer(200, '{"message":"success","data":{"id":"m1","echo":"SECRET"},"extra":"SECRET"}'))).toEqual({
 			message: 'success',
 			data: { id: 'm1', echo: '***' },
-			extra: '***',
+		});
+	});
+
+	test('data up to 16 KiB as JSON is kept whole', () => {
+		const data = { id: 'm1', full_content: 'x'.repeat(16_384 - 29) };
+		expect(JSON.stringify(data)).toHaveLength(16_384);
+		expect(judge(context(), answer(200, JSON.stringify({ message: 'success', data }))).data).toEqual(data);
+	});
+
+	test('larger data keeps only the fields the service documents, each up to 4 KiB as JSON', () => {
+		const data = { id: 'm1', request_id: 7, result: { sms: { status: 'failover' } }, full_content: 'y'.repeat(5000), blob: 'z'.repeat(20_000) };
+		expect(judge(context(), answer(200, JSON.stringify({ message: 'success', data }))).data).toEqual({
+			id: 'm1',
+			request_id: 7,
+			result: { sms: { status: 'failover' } },
 		});
 	});
 
