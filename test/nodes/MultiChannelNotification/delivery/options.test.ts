@@ -181,6 +181,24 @@ describe('Nothing but a 429 is ever resent', () => {
 		expect(error?.description).toContain('Service answer (not JSON): <html>');
 	});
 
+	test('a failure after one item was sent names that one item', async () => {
+		sandbox().startChat('+6281234567890');
+		const { error } = await runNode({
+			parameters: {
+				resource: 'chatMessage',
+				operation: 'sendMedia',
+				from: '+6281100000000',
+				to: '={{ $json.to }}',
+				mediaType: 'document',
+				mediaUrl: 'https://cdn.example.com/invoice.pdf',
+				options: { concurrency: 1 },
+			},
+			items: [{ to: '+6281234567890' }, { to: '+6289999999999' }],
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.description).toContain('Items already sent in this run: 0. Do not send them again');
+	});
+
 	test('a failure mid-run stops sending and names the items already sent', async () => {
 		// The service refuses media to a number that has not started the chat: item 2 here.
 		sandbox().startChat('+6281234567890');

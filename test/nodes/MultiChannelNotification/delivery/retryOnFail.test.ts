@@ -61,6 +61,21 @@ describe('Retry On Fail', () => {
 		expect(stats.duplicateBodies).toBe(0);
 	});
 
+	test('a message that changed between tries is a new message: sent again after a 500', async () => {
+		// n8n waits 1 s between tries, so $now differs from one try to the next.
+		sandbox().injectFault({ kind: 'status', status: 500, afterDelivery: true });
+		const result = await runNode({
+			parameters: { ...parameters({ concurrency: 1 }), message: '={{ "at " + $now.toMillis() }}' },
+			items: items.slice(0, 1),
+			credentials: credentialsFor(sandbox()),
+			retryOnFail: { maxTries: 2 },
+		});
+		expect(result.error).toBeUndefined();
+		const bodies = sandbox().deliveries().map((request) => (request.body as { message: string }).message);
+		expect(bodies).toHaveLength(2);
+		expect(new Set(bodies).size).toBe(2);
+	});
+
 	test('with Continue On Fail (n8n retries while the first output item is an error): nothing is sent twice', async () => {
 		sandbox().injectFault({ kind: 'status', status: 500, afterDelivery: true });
 		const result = await runNode({
