@@ -17,7 +17,7 @@ import type { Check, CheckContext } from './lib/check';
 import { queueCheck, runIfMain } from './lib/check';
 import { N8N_VERSION } from './lib/config';
 import type { ExampleWorkflow } from './lib/examples';
-import { codeItems, manualTrigger, packageNode, workflowFixture } from './lib/examples';
+import { codeItems, manualTrigger, packageNode, postEvents, webhookTrigger, workflowFixture } from './lib/examples';
 import type { ExecutionSummary, N8nClient, NodeItem } from './lib/n8n';
 import { outputOf } from './lib/n8n';
 import { stopGroup } from './lib/process';
@@ -31,6 +31,8 @@ const ORDERS = [1, 2, 3].map((n) => ({ orderId: `ORD-${n}`, phone: `+62812345000
 /** Invoices to send as documents; the third recipient has not started the chat (yet). */
 const INVOICES = [1, 2, 3].map((n) => ({ invoiceId: `INV-${n}`, phone: `+628129870000${n}` }));
 const LATE_STARTER = INVOICES[2].phone;
+/** The order whose first send the service records and then answers with a 500. */
+const MAYBE_ORDER = { orderId: 'ORD-MAYBE', phone: '+6281234500009', text: 'Order ORD-MAYBE has shipped.' };
 /** The retry check's messages: three SMS in flight at once. */
 const RETRY_ORDERS = ORDERS.map((order) => ({ ...order, text: `${order.text} (retry check)` }));
 
@@ -51,9 +53,18 @@ const DOCUMENT = {
 	options: { dedupeKey: '={{ $json.invoiceId }}', concurrency: 1 },
 };
 
-/** The three workflows of one half: the SMS and media ones with Send Once Per Key, and Retry On Fail (a 429 not waited for). */
+/** One event per webhook call: its key and message; answered when the execution is over. */
+const burstWorkflow = (suffix: string, path: string): ExampleWorkflow =>
+	workflowFixture(`mcnSendOnceBurst${suffix}`, 'Send once: one SMS per webhook event', [
+		webhookTrigger(path, 'lastNode'),
+		packageNode('Send', { resource: 'sms', operation: 'send', phoneNumber: '={{ $json.body.phone }}', message: '={{ $json.body.text }}', options: { dedupeKey: '={{ $json.body.key }}' } }),
+	]);
+
+/** The workflows of one half: the SMS and media ones with Send Once Per Key, Retry On Fail (a 429 not waited for), a maybe-delivered send, a webhook burst. */
 const workflows = (suffix: string) => ({
 	sms: workflow(`mcnSendOnceSms${suffix}`, 'Send once: order SMS', ORDERS, sms({ dedupeKey: '={{ $json.orderId }}' })),
+	maybe: workflow(`mcnSendOnceMaybe${suffix}`, 'Send once: an answer that leaves delivery open', [MAYBE_ORDER], sms({ dedupeKey: '={{ $json.orderId }}' })),
+	burst: burstWorkflow(suffix, `mcn-send-once-burst-${suffix}`),
 	media: workflow(`mcnSendOnceDoc${suffix}`, 'Send once: invoice documents', INVOICES, DOCUMENT, { onError: 'continueRegularOutput' }),
 	retry: workflow(`mcnRetrySms${suffix}`, 'Retry On Fail: order SMS', RETRY_ORDERS, sms({ concurrency: 3, rateLimitMaxWait: 0 }), { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }),
 });
@@ -196,19 +207,69 @@ async function retryOnFail(mode: Mode, id: string): Promise<void> {
 	verify(succeeded(retried.out), `${name}: 3 success items with pairedItem`, retried.out.map((item) => item.json));
 }
 
+/**
+ * The service records the message, then answers a 500: the run fails saying the message may have
+ * been delivered, and its re-run sends nothing (the item skipped, saying so).
+ */
+async function maybeDelivered(mode: Mode, id: string): Promise<void> {
+	const { name, sandbox, verify } = mode;
+	sandbox.injectFault({ kind: 'status', status: 500, afterDelivery: true, path: '/v1/sms/notification' });
+	const first = await run(mode, 'keyed SMS, the service records it and answers 500', id);
+	verify(first.execution.status === 'error' && first.sent.length === 1 && first.sent[0].delivered === true, `${name}: the first run failed after the service recorded the message`, first.sent);
+	const second = await run(mode, 'keyed SMS re-run', id, 'the re-run succeeded');
+	const [item] = second.out.map((out) => out.json);
+	verify(second.sent.length === 0, `${name}: the re-run sent nothing (the message was recorded once)`, second.sent);
+	verify(
+		item?.skipped === true && item.dedupeKey === MAYBE_ORDER.orderId && /may have/.test(String(item.message)),
+		`${name}: its item is skipped, saying the message was or may have been sent`,
+		item,
+	);
+}
+
+/**
+ * Executions at once, one per webhook event: 20 with one key send one message; 20 with 20 keys,
+ * twice, send 20. Across queue-mode workers n8n has no lock (docs/operations.md), so there the
+ * counts are printed as figures rather than asserted (`exact` false).
+ */
+async function burst(mode: Mode, n8nUrl: string, path: string, { exact }: { exact: boolean }): Promise<void> {
+	const { name, sandbox, verify } = mode;
+	const event = (key: string, index: number) => ({ key, phone: `+62812777${String(index).padStart(4, '0')}`, text: `Event ${key} #${index}` });
+	const sent = newRequests(sandbox);
+	const same = await step(`${name}: 20 webhook calls at once, one key`, async () => await postEvents(n8nUrl, path, Array.from({ length: 20 }, (_, index) => event('EVT-ONE', index))));
+	verify(same.every((status) => status === 200), `${name}: n8n ran all 20 executions`, same.filter((status) => status !== 200));
+	const oneKey = sent().filter((request) => request.delivered).length;
+	if (exact) verify(oneKey === 1, `${name}: 20 executions at once with one key sent 1 message`, oneKey);
+	else console.log(`${name}: figure: 20 executions at once with one key sent ${oneKey} message(s)`);
+	const many = newRequests(sandbox);
+	for (const wave of ['first', 'second']) {
+		const statuses = await step(`${name}: 20 webhook calls at once, 20 keys (${wave} time)`, async () =>
+			await postEvents(n8nUrl, path, Array.from({ length: 20 }, (_, index) => event(`EVT-${index}`, index))),
+		);
+		verify(statuses.every((status) => status === 200), `${name}: n8n ran all 20 executions (${wave} time)`, statuses.filter((status) => status !== 200));
+	}
+	const keys = many().filter((request) => request.delivered).map((request) => (request.body as { message: string }).message);
+	if (exact) verify(keys.length === 20 && new Set(keys).size === 20, `${name}: 20 keys at once, twice: 20 messages in all, one per key`, keys.length);
+	else console.log(`${name}: figure: 20 executions at once with 20 keys, twice, sent ${keys.length} message(s) for ${new Set(keys).size} keys`);
+	verify(new Set(keys).size === 20, `${name}: every one of the 20 keys was sent`, new Set(keys).size);
+}
+
 export const sendOnceCheck: Check = {
 	name: `send-once, Dry Run and Retry On Fail check, n8n ${N8N_VERSION}`,
 	prepare: () => {
 		const wf = workflows('01');
 		return {
-			workflows: [wf.sms, wf.media, wf.retry],
-			run: async ({ sandbox, stack: { client }, verify }) => {
+			workflows: [wf.sms, wf.media, wf.retry, wf.maybe, wf.burst],
+			run: async ({ sandbox, stack, verify }) => {
+				const { client } = stack;
 				for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
 				const mode: Mode = { name: 'regular', client, sandbox, verify };
 				await dryRun(mode, wf.sms);
 				await sendTwice(mode, wf.sms.id);
 				await failedItemRerun(mode, wf.media.id);
 				await retryOnFail(mode, wf.retry.id);
+				await maybeDelivered(mode, wf.maybe.id);
+				await step('activate the webhook workflow', async () => await client.activateWorkflow(wf.burst.id));
+				await burst(mode, stack.n8n.url, 'mcn-send-once-burst-01', { exact: true });
 			},
 		};
 	},
@@ -218,7 +279,7 @@ export const sendOnceCheck: Check = {
 export const sendOnceQueueCheck = queueCheck(`send-once and Retry On Fail in queue mode, n8n ${N8N_VERSION}`, () => {
 	const wf = workflows('02');
 	return {
-		workflows: [wf.sms, wf.media, wf.retry],
+		workflows: [wf.sms, wf.media, wf.retry, wf.maybe, wf.burst],
 		run: async ({ sandbox, stack, verify }) => {
 			for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
 			const workersSeen: string[] = [];
@@ -242,6 +303,10 @@ export const sendOnceQueueCheck = queueCheck(`send-once and Retry On Fail in que
 			await sendTwice(mode, wf.sms.id);
 			await failedItemRerun(mode, wf.media.id);
 			await retryOnFail(mode, wf.retry.id);
+			await maybeDelivered(mode, wf.maybe.id);
+			const queueMode: Mode = { ...mode, ranWhere: undefined };
+			await step('activate the webhook workflow', async () => await stack.client.activateWorkflow(wf.burst.id));
+			await burst(queueMode, stack.n8n.url, 'mcn-send-once-burst-02', { exact: false });
 			verify(workersSeen.includes('n8n worker 3') && workersSeen.some((name) => name !== 'n8n worker 3'), 'queue: the runs were split over worker processes started apart', workersSeen);
 		},
 	};
