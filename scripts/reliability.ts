@@ -83,7 +83,7 @@ function main(): number {
 			figures[file.replace(/\.json$/, '')] = readJson<Json>(path.join(FIGURES_DIR, file)) ?? {};
 		}
 	}
-	const [invalid, valid, faults, secrets, load] = ['invalid-inputs', 'valid-inputs', 'faults', 'secrets', 'load'].map((name) => obj(figures[name]));
+	const [invalid, valid, faults, secrets, load, edges] = ['invalid-inputs', 'valid-inputs', 'faults', 'secrets', 'load', 'edges'].map((name) => obj(figures[name]));
 	const faultyLoad = obj(load.faultyRun);
 	const validPerSend = Object.entries(obj(valid.perSend)).map(([send, value]) => [send, obj(value)] as const);
 	const validSum = (key: string) => validPerSend.reduce((sum, [, value]) => sum + num(value[key]), 0);
@@ -189,6 +189,13 @@ With Allow Plain HTTP off (the default), the credential's Base URL must be https
 - ${n(load.items)} SMS items in one execution (default concurrency): ${n(load.outputItems)} output items; the sandbox received ${n(load.requestsReceived)} requests and delivered ${n(load.delivered)} with ${n(load.uniqueIds)} distinct ids; every item's text received exactly once; ${n(load.outputItemsNotMatchingTheirDelivery)} output items not matching their own delivery; ${seconds(num(load.durationMs))}.
 - The same with ${n(faultyLoad.faultsInjected)} faults (500, 502, reset, 2xx error, 500 after delivery, 429) injected while the run was under way, continue-on-fail on, Rate Limit Max Wait (Seconds) 0 (a 429 is not resent): ${n(faultyLoad.outputItems)} output items, ${n(faultyLoad.errorItems)} error items for ${n(faultyLoad.faultsTaken)} faults taken, ${n(faultyLoad.requestsReceived)} requests received, ${n(faultyLoad.itemsReceivedMoreThanOnce)} items received more than once, ${n(faultyLoad.itemsWithWrongOutcome)} items with the wrong outcome; ${seconds(num(faultyLoad.durationMs))}.
 
+## 6. Edges
+
+Where the two promises (never twice; an answer counts only for its question) and the key's (only to the Base URL) could break, each tried through n8n's engine against the sandbox (\`test/reliability/edges.test.ts\`); the outcome is read from the sandbox's records.
+
+| Edge | Tried | Outcome |
+|---|---|---|
+${rows(((edges.rows as Json[] | undefined) ?? []).map((row) => `| ${cell(obj(row).edge)} | ${cell(obj(row).tried)} | ${cell(obj(row).outcome)} |`))}
 ## Durations
 
 | Test file | Tests | Time |
