@@ -22,7 +22,8 @@ const NO_REDIRECTS = { disableFollowRedirect: true, followRedirect: false, follo
  * whitespace (a copy-paste slip) is trimmed; a key that still cannot go into a header is
  * refused by the node before anything is sent. n8n offers the credential to any node (the HTTP
  * Request node too, with "Custom API Call"), so the key goes only on a request for the Base
- * URL's origin (transport/keyDestination.ts); any other request is refused before it is sent.
+ * URL's origin, over a checked certificate unless the credential's Ignore SSL Issues is on
+ * (transport/keyDestination.ts); any other request is refused before it is sent.
  * A function rather than a `={{$credentials…}}` expression: an expression cannot refuse a
  * request, and n8n calls a function directly instead of running its expression engine on
  * every request.

@@ -102,3 +102,29 @@ describe('a request for the Base URL origin: the key is added, redirects are not
 		expect(result.headers).toEqual({ Authorization: KEY });
 	});
 });
+
+describe('certificate checks: skipped only when the credential’s Ignore SSL Issues (Insecure) is on', () => {
+	const url = 'https://notify.example.com/v1/sms/notification';
+
+	test.each([
+		['n8n’s request helper', { url, skipSslCertificateValidation: true }],
+		['the older helper (the HTTP Request node’s Ignore SSL Issues)', { uri: url, rejectUnauthorized: false }],
+	])('%s asks to skip them, the switch is off: refused, naming the switch', async (_name, request) => {
+		const error = await refusal(request);
+
+		expect(error.message).toContain('unless its own Ignore SSL Issues (Insecure) is on (it is off)');
+		expect(error.message).toContain('turn on Ignore SSL Issues (Insecure) in the credential. Nothing was sent.');
+	});
+
+	test('the request asks to skip them, the switch is on: skipped as asked', async () => {
+		const result = await authorize({ url, skipSslCertificateValidation: true }, { ignoreSslIssues: true });
+
+		expect(result).toMatchObject({ skipSslCertificateValidation: true, headers: { Authorization: KEY } });
+	});
+
+	test('the request asks for them (as the node’s own sends do with the switch off): the key is added', async () => {
+		const result = await authorize({ url, skipSslCertificateValidation: false, rejectUnauthorized: true });
+
+		expect(result).toMatchObject({ skipSslCertificateValidation: false, headers: { Authorization: KEY } });
+	});
+});

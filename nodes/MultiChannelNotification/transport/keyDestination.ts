@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { checkBaseUrl, credentialProblem } from './connection';
+import { checkBaseUrl, credentialProblem, IGNORE_SSL_ISSUES } from './connection';
 
 /**
  * Where the credential's `authenticate` may put the key: only on a request for the Base URL's
@@ -10,7 +10,9 @@ import { checkBaseUrl, credentialProblem } from './connection';
  * which the HTTP Request node uses), either one possibly relative to `baseURL`. Every address the
  * request names must be on the origin, resolved both as a URL resolves (`new URL(url, baseURL)`)
  * and as n8n's HTTP client joins them (baseURL + "/" + url unless url starts with a scheme or
- * "//"), so no reading of the request can take the key elsewhere.
+ * "//"), so no reading of the request can take the key elsewhere. A request that names its own
+ * proxy, or asks to skip the certificate check while the credential's Ignore SSL Issues
+ * (Insecure) is off, could hand the key to someone posing as the origin: refused too.
  */
 
 /** What the credential calls itself in a refusal. */
@@ -22,6 +24,10 @@ export interface RequestDestination {
 	uri?: unknown;
 	baseURL?: unknown;
 	proxy?: unknown;
+	/** n8n's request helper: skip the certificate check. */
+	skipSslCertificateValidation?: unknown;
+	/** n8n's older helper (the HTTP Request node's Ignore SSL Issues): false skips the check. */
+	rejectUnauthorized?: unknown;
 }
 
 /** n8n's HTTP client (axios) treats these as absolute and ignores baseURL for them. */
@@ -51,6 +57,9 @@ export function keyDestinationRefusal(credentials: ICredentialDataDecryptedObjec
 	if (request.proxy !== undefined && request.proxy !== null && request.proxy !== '' && request.proxy !== false) {
 		return `${only}, never through a proxy set on the request (n8n's own HTTP_PROXY and HTTPS_PROXY settings still apply): remove the request's proxy. Nothing was sent.`;
 	}
+	if ((request.skipSslCertificateValidation === true || request.rejectUnauthorized === false) && credentials.ignoreSslIssues !== true) {
+		return `${CREDENTIAL} sends its API key only over a connection whose certificate is checked, unless its own ${IGNORE_SSL_ISSUES} is on (it is off): without the check anyone on the network path could pose as ${origin} and read the key. Turn off this request's own option to ignore SSL issues, or turn on ${IGNORE_SSL_ISSUES} in the credential. Nothing was sent.`;
+	}
 	const addresses = [request.url, request.uri].filter((address) => address !== undefined && address !== null);
 	if (addresses.length === 0) return `${only}; this request names no URL. Nothing was sent.`;
 	for (const address of addresses) {
@@ -61,3 +70,4 @@ export function keyDestinationRefusal(credentials: ICredentialDataDecryptedObjec
 	}
 	return undefined;
 }
+
