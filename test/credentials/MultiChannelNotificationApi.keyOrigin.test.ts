@@ -63,6 +63,12 @@ describe('a request for another origin: refused, the key is never added', () => 
 		);
 	});
 
+	test('another host through a proxy and without the certificate check: the message says the host first', async () => {
+		const error = await refusal({ url: 'https://attacker.example/', proxy: 'http://attacker.example:3128', skipSslCertificateValidation: true });
+
+		expect(error.message).toContain('this request is for https://attacker.example. Nothing was sent.');
+	});
+
 	test('a request through a proxy it names itself: refused (a proxy of its own could read or re-route the key)', async () => {
 		const error = await refusal({ url: 'https://notify.example.com/v1/sms/notification', proxy: 'http://attacker.example:3128' });
 

@@ -54,12 +54,6 @@ export function keyDestinationRefusal(credentials: ICredentialDataDecryptedObjec
 	if ('problems' in checked) return `Credential problem: ${credentialProblem(checked.problems)}. Nothing was sent.`;
 	const { origin } = checked.data;
 	const only = `${CREDENTIAL} sends its API key only to its Base URL origin, ${origin}`;
-	if (request.proxy !== undefined && request.proxy !== null && request.proxy !== '' && request.proxy !== false) {
-		return `${only}, never through a proxy set on the request (n8n's own HTTP_PROXY and HTTPS_PROXY settings still apply): remove the request's proxy. Nothing was sent.`;
-	}
-	if ((request.skipSslCertificateValidation === true || request.rejectUnauthorized === false) && credentials.ignoreSslIssues !== true) {
-		return `${CREDENTIAL} sends its API key only over a connection whose certificate is checked, unless its own ${IGNORE_SSL_ISSUES} is on (it is off): without the check anyone on the network path could pose as ${origin} and read the key. Turn off this request's own option to ignore SSL issues, or turn on ${IGNORE_SSL_ISSUES} in the credential. Nothing was sent.`;
-	}
 	const addresses = [request.url, request.uri].filter((address) => address !== undefined && address !== null);
 	if (addresses.length === 0) return `${only}; this request names no URL. Nothing was sent.`;
 	for (const address of addresses) {
@@ -67,6 +61,12 @@ export function keyDestinationRefusal(credentials: ICredentialDataDecryptedObjec
 			if (url === undefined) return `${only}; this request's URL cannot be read as a full URL. Nothing was sent.`;
 			if (url.origin !== origin) return `${only}; this request is for ${destination(url)}. Nothing was sent.`;
 		}
+	}
+	if (request.proxy !== undefined && request.proxy !== null && request.proxy !== '' && request.proxy !== false) {
+		return `${only}, never through a proxy set on the request (n8n's own HTTP_PROXY and HTTPS_PROXY settings still apply): remove the request's proxy. Nothing was sent.`;
+	}
+	if ((request.skipSslCertificateValidation === true || request.rejectUnauthorized === false) && credentials.ignoreSslIssues !== true) {
+		return `${CREDENTIAL} sends its API key only over a connection whose certificate is checked, unless its own ${IGNORE_SSL_ISSUES} is on (it is off): without the check anyone on the network path could pose as ${origin} and read the key. Turn off this request's own option to ignore SSL issues, or turn on ${IGNORE_SSL_ISSUES} in the credential. Nothing was sent.`;
 	}
 	return undefined;
 }
