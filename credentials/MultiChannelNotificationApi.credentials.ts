@@ -5,19 +5,37 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+import type { RequestDestination } from '../nodes/MultiChannelNotification/transport/keyDestination';
+import { keyDestinationRefusal } from '../nodes/MultiChannelNotification/transport/keyDestination';
+
+/**
+ * A request with the key never follows a redirect: n8n would otherwise copy the key to wherever
+ * the service redirects (to another origin too, unless the node tells it not to). `followRedirect`
+ * and `followAllRedirects` are what n8n's older request helper (the HTTP Request node's) reads.
+ */
+const NO_REDIRECTS = { disableFollowRedirect: true, followRedirect: false, followAllRedirects: false };
 
 /**
  * Spec, Authentication: the header value is the key itself, with no scheme prefix. Outer
  * whitespace (a copy-paste slip) is trimmed; a key that still cannot go into a header is
- * refused by the node before anything is sent. A function rather than a `={{$credentials…}}`
- * expression: n8n calls it directly instead of running its expression engine on every request.
+ * refused by the node before anything is sent. n8n offers the credential to any node (the HTTP
+ * Request node too, with "Custom API Call"), so the key goes only on a request for the Base
+ * URL's origin, over a checked certificate unless the credential's Ignore SSL Issues is on
+ * (transport/keyDestination.ts); any other request is refused before it is sent.
+ * A function rather than a `={{$credentials…}}` expression: an expression cannot refuse a
+ * request, and n8n calls a function directly instead of running its expression engine on
+ * every request.
  */
 async function authorize(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
+	const refusal = keyDestinationRefusal(credentials, requestOptions as RequestDestination);
+	if (refusal !== undefined) throw new UserError(refusal);
 	const key = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : String(credentials.apiKey ?? '');
-	return { ...requestOptions, headers: { ...(requestOptions.headers ?? {}), Authorization: key } };
+	return { ...requestOptions, ...NO_REDIRECTS, headers: { ...(requestOptions.headers ?? {}), Authorization: key } };
 }
 
 export class MultiChannelNotificationApi implements ICredentialType {
@@ -50,7 +68,7 @@ export class MultiChannelNotificationApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://notification.example.com',
 			description:
-				'Address of the service, e.g. https://notification.example.com (a trailing /v1 or slash is fine). Must be https:// (the key never crosses a network in clear) unless Allow Plain HTTP is on; no user:password@, query or fragment.',
+				'Address of the service, e.g. https://notification.example.com (a trailing /v1 or slash is fine). Must be https:// (the key never crosses a network in clear) unless Allow Plain HTTP is on; no user:password@, query or fragment. The key is sent only to the origin of this address (scheme, host and port), in whichever node uses the credential.',
 		},
 		{
 			displayName: 'Allow Plain HTTP',

@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { deliver, readItem } from '../delivery/delivery';
 import type { Ready } from '../delivery/operation';
 import { Outcomes } from '../delivery/outcomes';
 import { isToolRun, toolResultForError } from '../delivery/toolResult';
 import { otherError } from '../helpers/errors';
-import { resourceOf } from '../helpers/resource';
+import { CUSTOM_API_CALL, CUSTOM_API_CALL_MESSAGE, resourceOf } from '../helpers/resource';
 import { sendAndWait } from '../sendAndWait/wait';
 import { operationFor } from './registry';
 
@@ -17,7 +17,12 @@ import { operationFor } from './registry';
  * output item per input item, in input order, each with pairedItem.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = resourceOf(this.getNodeParameter('resource', 0) as string);
+	const resourceName = this.getNodeParameter('resource', 0) as string;
+	// With Custom API Call as the Resource, n8n shows no Operation field: it is not read.
+	if (resourceName === CUSTOM_API_CALL || this.getNodeParameter('operation', 0) === CUSTOM_API_CALL) {
+		throw new NodeOperationError(this.getNode(), CUSTOM_API_CALL_MESSAGE, { description: `${CUSTOM_API_CALL_MESSAGE}. Nothing was sent.` });
+	}
+	const resource = resourceOf(resourceName);
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = operationFor(resource, operationName);
 	if (!operation) {

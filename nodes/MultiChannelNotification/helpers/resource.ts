@@ -15,3 +15,13 @@ export const resourceOf = (value: string): string => (value === HUMAN_REVIEW_RES
 /** The Resource values a resource's fields show for: SMS's also for the human-review tool. */
 export const shownFor = (resource: string): string[] => (resource === 'sms' ? [resource, HUMAN_REVIEW_RESOURCE] : [resource]);
 
+
+/**
+ * The value n8n gives "Custom API Call", which it adds to the node's Resource and Operation lists
+ * because the credential has an `authenticate` function. The node has no such call: the HTTP
+ * Request node does, with this credential (which still sends the key only to the Base URL origin).
+ */
+export const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
+export const CUSTOM_API_CALL_MESSAGE =
+	'Custom API Call is not an operation of this node: use the HTTP Request node with Authentication "Predefined Credential Type" and this Multi-Channel Notification API credential (it sends the API key only to the Base URL origin)';

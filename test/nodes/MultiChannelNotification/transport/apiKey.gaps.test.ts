@@ -37,7 +37,10 @@ describe('the credential’s Authorization header', () => {
 		['a string with spaces around it', '  20260101 ', '20260101'],
 		['missing', undefined, ''],
 	])('%s', async (_name, apiKey, header) => {
-		const request = await authenticate({ apiKey } as never, { url: '/v1/sms', headers: { Accept: 'application/json' } });
+		const request = await authenticate({ apiKey, baseUrl: 'https://notify.example.com' } as never, {
+			url: 'https://notify.example.com/v1/sms/notification',
+			headers: { Accept: 'application/json' },
+		});
 
 		expect(request.headers).toEqual({ Accept: 'application/json', Authorization: header });
 	});
