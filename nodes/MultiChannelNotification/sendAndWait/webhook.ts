@@ -1,11 +1,11 @@
 import type { IBinaryKeyData, IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { readAnswer } from './answer';
-import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './constants';
+import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS, QUESTION_PARAMETER } from './constants';
 import { readFormParameters } from './form';
 import type { Choice, PageBody } from './page';
 import { answerPage, PAGE_HEADERS } from './page';
-import { recallQuestion } from './question';
+import { recallNonce, recallQuestion } from './question';
 
 /**
  * The answer link's two webhooks, as n8n's own send-and-wait nodes declare them: n8n serves them
@@ -26,6 +26,24 @@ const waitingWebhook = (httpMethod: 'GET' | 'POST'): IWebhookDescription => ({
 export const answerWebhooks: IWebhookDescription[] = [waitingWebhook('GET'), waitingWebhook('POST')];
 
 const TITLE = 'Your answer';
+
+const REPLACED = {
+	kind: 'notice' as const,
+	title: 'Question replaced',
+	text: 'This link belongs to an earlier question, which was replaced by a newer one: nothing was recorded. Answer with the link in the newest message.',
+};
+
+/**
+ * Whether the link opened is not that of the question the execution now waits for: the node
+ * asked again (a loop, an agent's second review) and this is an earlier message's link, or one
+ * from before links carried their question (question.ts: none kept, any link answers).
+ */
+function isReplaced(context: IWebhookFunctions): boolean {
+	const current = recallNonce(context);
+	if (current === undefined) return false;
+	const query = (context.getQueryData() ?? {}) as IDataObject;
+	return query[QUESTION_PARAMETER] !== current;
+}
 
 interface Setup {
 	body: PageBody;
@@ -70,11 +88,13 @@ function setupOf(context: IWebhookFunctions): Setup {
  */
 export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const response = this.getResponseObject();
-	const setup = setupOf(this);
 	const send = (status: number, html: string): IWebhookResponseData => {
 		response.status(status).set(PAGE_HEADERS).send(html);
 		return { noWebhookResponse: true };
 	};
+	// 410 Gone: this link's question is over; the execution keeps waiting for the newer one's answer.
+	if (isReplaced(this)) return send(410, answerPage(REPLACED.title, REPLACED));
+	const setup = setupOf(this);
 	if (this.getRequestObject().method !== 'POST') return send(200, answerPage(TITLE, setup.body, setup.css));
 	const answer = readAnswer(this, setup.body);
 	if ('status' in answer) return send(answer.status, answerPage(answer.title, { kind: 'notice', title: answer.title, text: answer.text }, setup.css));
