@@ -139,3 +139,14 @@ describe('the node asks again in the same execution', () => {
 		expect((answered.workflowData as Array<Array<{ json: IDataObject }>>)[0][0].json.data).toEqual({ approved: true });
 	});
 });
+
+describe('Retry On Fail (n8n runs the node again on the same items)', () => {
+	test('a 500 after delivery: the next try makes the same message, link included, so it is not sent again', async () => {
+		sandbox().injectFault({ kind: 'status', status: 500, afterDelivery: true });
+
+		const { error } = await runNode({ parameters: sms('+6281111111111'), credentials: credentialsFor(sandbox()), retryOnFail: { maxTries: 2 } });
+
+		expect(error?.description).toContain('Retry On Fail did not send this item again');
+		expect(sandbox().stats().received).toBe(1);
+	});
+});
