@@ -2,7 +2,7 @@
  * Send and Wait for Response in real n8n (2.8.4, or the version N8N_VERSION names), with the
  * package installed as a community package: Trigger → "Ask" (SMS → Send and Wait for Response,
  * Approve and Disapprove) → "After". Plays the person by hand, step by step: the SMS and its link,
- * a GET of the link (as a link preview would), refused answers (an altered signature, an unknown
+ * a GET of the link (as a link preview would), refused answers (an altered signature, a changed question value, an unknown
  * choice), the approval, a second answer; n8n 2.x's human-review tool of the node; an answer from
  * Chromium on a 360 px screen with JavaScript off (screenshots of the page and of the recorded
  * answer go to docs/images/, SCREENSHOT_DIR overrides); a Custom Form filled in there too, and
@@ -134,6 +134,13 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 		const refused = await postForm(altered.toString(), 'approved=true');
 		expect(refused.status === 401, 'a POST with an altered signature is refused (401)', refused);
 		expect(await stillWaiting(), 'still waiting after the altered link');
+		// The node's own query parameter is inside what n8n signs: another question's value under this signature is refused.
+		const question = new URL(link).searchParams.get('question') ?? '';
+		const otherQuestion = new URL(link);
+		otherQuestion.searchParams.set('question', `${question}x`);
+		const refusedQuestion = await postForm(otherQuestion.toString(), 'approved=true');
+		expect(question !== '' && refusedQuestion.status === 401, 'a POST with the question value changed is refused (401)', refusedQuestion);
+		expect(await stillWaiting(), 'still waiting after the changed question value');
 	}
 	const unknown = await postForm(link, 'approved=maybe');
 	expect(unknown.status === 400 && unknown.text.includes('Answer not recorded'), 'an unknown choice gets a clear 400 page', unknown.status);

@@ -215,6 +215,16 @@ const freeTextOptions: INodeProperties[] = [
 	},
 ];
 
+/** Off unless chosen: an n8n too old to sign answer links then refuses to send one (sendAndWait/link.ts). */
+const allowUnsignedLinksOption: INodeProperties = {
+	displayName: 'Allow Unsigned Answer Links',
+	name: 'allowUnsignedAnswerLinks',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to send an unsigned answer link when this n8n cannot sign links (n8n that can, as every version the package is tested on, ignores this). Risky: anyone who knows or guesses the execution ID (they are sequential) and the node ID (every earlier message showed it) can then answer. Off: such an n8n sends nothing and the node fails with an error.',
+};
+
 /** The send Options that make sense for one message that waits: no pacing, no per-key dedupe. */
 const KEPT_SEND_OPTIONS = ['dryRun', 'phoneNumberFormat', 'timeout', 'languagePolicy'];
 
@@ -223,7 +233,7 @@ export function sendAndWaitOptions(base: INodeProperties = optionsField): INodeP
 	const kept = (base.options as INodeProperties[]).filter((option) => KEPT_SEND_OPTIONS.includes(option.name));
 	return {
 		...base,
-		options: [...kept, limitWaitTimeOption, ...freeTextOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...kept, allowUnsignedLinksOption, limitWaitTimeOption, ...freeTextOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }
 

@@ -33,3 +33,9 @@ export const JSON_FORM_KEYS = [
 	'html',
 	'elementName',
 ];
+
+/**
+ * The answer link's query parameter that names its question (link.ts): inside what n8n signs, so
+ * it cannot be changed, and only the question the execution now waits for is answered by it.
+ */
+export const QUESTION_PARAMETER = 'question';

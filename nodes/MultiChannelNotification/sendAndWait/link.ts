@@ -1,22 +1,58 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { randomString } from 'n8n-workflow';
 
 import type { Problem } from '../helpers/errors';
+import { inputError } from '../helpers/errors';
 import { judge } from '../helpers/validation';
 import { LINK_PLACEHOLDER_LABELS, linkPlaceholderSchema } from '../schemas/linkPlaceholder.schema';
+import { QUESTION_PARAMETER } from './constants';
+
+/**
+ * The question's own value in its link, made once per node run: the message and the stored
+ * question (wait.ts) read the same one. Keyed by the input array n8n hands every try of one run
+ * (as delivery/retries.ts is), so Retry On Fail sends the same message again, while a later run
+ * (a loop, an agent calling its review tool again) asks with a new value.
+ */
+const nonces = new WeakMap<INodeExecutionData[], string>();
+
+export function questionNonce(context: IExecuteFunctions): string {
+	const input = context.getInputData();
+	const nonce = nonces.get(input) ?? randomString(32);
+	nonces.set(input, nonce);
+	return nonce;
+}
+
+/** Options → Allow Unsigned Answer Links, refused unless on: the problem when an unsigned link would go out. */
+function unsignedProblem(context: IExecuteFunctions, itemIndex: number): Problem | undefined {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	if (options.allowUnsignedAnswerLinks === true) return undefined;
+	return {
+		field: 'Allow Unsigned Answer Links',
+		label: 'Options',
+		path: ['options', 'allowUnsignedAnswerLinks'],
+		rule:
+			'is off, and this n8n cannot sign answer links: an unsigned link can be answered by anyone who knows or guesses the execution ID (they are sequential) and the node ID (every earlier message showed it). Update n8n, or turn the option on if you accept that',
+	};
+}
 
 /**
  * The answer link and where it goes. The link is n8n's own resume URL for this execution and
- * node (its waiting webhook, /webhook-waiting/<execution>/<node id>): signed where the running
- * n8n signs them, so it can be neither guessed nor altered. Feature-checked: an n8n without the
- * signing helper gets the plain resume URL, and one without either is told so.
+ * node (its waiting webhook, /webhook-waiting/<execution>/<node id>) with this question's value
+ * (`questionNonce`), signed where the running n8n signs them, so it can be neither guessed nor
+ * altered, and the value in it cannot be changed. Feature-checked: an n8n without the signing
+ * helper gets the plain resume URL only when Allow Unsigned Answer Links is on (else nothing is
+ * sent), and one without either is told so.
  */
-export function answerLink(context: IExecuteFunctions): string {
-	if (typeof context.getSignedResumeUrl === 'function') return context.getSignedResumeUrl();
+export function answerLink(context: IExecuteFunctions, itemIndex = 0): string {
+	const parameters = { [QUESTION_PARAMETER]: questionNonce(context) };
+	if (typeof context.getSignedResumeUrl === 'function') return context.getSignedResumeUrl(parameters);
+	const refused = unsignedProblem(context, itemIndex);
+	if (refused !== undefined) throw inputError(context.getNode(), itemIndex, [refused]);
 	const resumeUrl = context.evaluateExpression('{{ $execution.resumeUrl }}', 0);
 	if (typeof resumeUrl !== 'string' || resumeUrl === '') {
 		throw new Error('This n8n gives no resume URL, so Send and Wait for Response cannot work here');
 	}
-	return `${resumeUrl}/${context.getNode().id}`;
+	return `${resumeUrl}/${context.getNode().id}?${new URLSearchParams(parameters).toString()}`;
 }
 
 const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');

@@ -21,6 +21,8 @@ type Question = {
 };
 
 const CONTEXT_KEY = 'sendAndWaitQuestion';
+/** The value in the link of the question the execution waits for (link.ts), kept beside it. */
+const LINK_KEY = 'sendAndWaitLink';
 
 const CHANNELS: Record<string, Question['channel']> = { sms: 'sms', chatMessage: 'chat', combined: 'chatWithSmsFailover' };
 
@@ -42,10 +44,16 @@ export function questionOf(resource: string, sent: IDataObject): Question | unde
 	return question;
 }
 
-/** Stored as JSON text, which every n8n hands back unchanged through its expressions. */
-export function rememberQuestion(context: IExecuteFunctions, question: Question | undefined): void {
-	if (question === undefined || typeof context.getContext !== 'function') return;
-	context.getContext('node')[CONTEXT_KEY] = JSON.stringify(question);
+/**
+ * Stored as JSON text, which every n8n hands back unchanged through its expressions; the link's
+ * value as text beside it, kept even when nobody can be named, and replacing an earlier one.
+ */
+export function rememberQuestion(context: IExecuteFunctions, question: Question | undefined, nonce?: string): void {
+	if (typeof context.getContext !== 'function') return;
+	const stored = context.getContext('node');
+	if (question === undefined) delete stored[CONTEXT_KEY];
+	else stored[CONTEXT_KEY] = JSON.stringify(question);
+	if (nonce !== undefined) stored[LINK_KEY] = nonce;
 }
 
 function isQuestion(value: unknown): value is Question {
@@ -59,28 +67,46 @@ function isQuestion(value: unknown): value is Question {
 }
 
 /**
+ * What the node stored under `key` (undefined when nothing is). Newer n8n gives the webhook the
+ * node's context directly; older ones (2.8 among them) only through their expressions, as
+ * `$("<this node>").context`. Throws when it cannot be read.
+ */
+function readStored(context: IWebhookFunctions, key: string): unknown {
+	const direct = context as IWebhookFunctions & Partial<Pick<IExecuteFunctions, 'getContext'>>;
+	if (typeof direct.getContext === 'function') return direct.getContext('node')[key];
+	const name = context.getNode().name;
+	// A name holding the expression brackets cannot be written into an expression.
+	if (name.includes('{{') || name.includes('}}')) return undefined;
+	return context.evaluateExpression(`{{ $(${JSON.stringify(name)}).context[${JSON.stringify(key)}] }}`);
+}
+
+/**
  * The stored question, or undefined when there is none (a message sent by an older version of the
- * node) or it cannot be read. Newer n8n gives the webhook the node's context directly; older ones
- * (2.8 among them) only through their expressions, as `$("<this node>").context`. Never throws:
- * not knowing who was asked must not lose the answer.
+ * node) or it cannot be read. Never throws: not knowing who was asked must not lose the answer.
  */
 export function recallQuestion(context: IWebhookFunctions): Question | undefined {
 	try {
-		const direct = context as IWebhookFunctions & Partial<Pick<IExecuteFunctions, 'getContext'>>;
-		let stored: unknown;
-		if (typeof direct.getContext === 'function') {
-			stored = direct.getContext('node')[CONTEXT_KEY];
-		} else {
-			const name = context.getNode().name;
-			// A name holding the expression brackets cannot be written into an expression.
-			if (name.includes('{{') || name.includes('}}')) return undefined;
-			stored = context.evaluateExpression(`{{ $(${JSON.stringify(name)}).context[${JSON.stringify(CONTEXT_KEY)}] }}`);
-		}
+		const stored = readStored(context, CONTEXT_KEY);
 		if (typeof stored !== 'string') return undefined;
 		const question: unknown = JSON.parse(stored);
 		return isQuestion(question) ? question : undefined;
 	} catch (error) {
 		context.logger.warn(`Send and Wait: could not read who was asked, so the answer is output without it (${String(error)})`);
+		return undefined;
+	}
+}
+
+/**
+ * The value in the link of the question the execution waits for, or undefined when none was
+ * kept (a message sent by a version before the value, whose links carry none) or it cannot be
+ * read, where any link of this execution and node answers, as before. Never throws.
+ */
+export function recallNonce(context: IWebhookFunctions): string | undefined {
+	try {
+		const stored = readStored(context, LINK_KEY);
+		return typeof stored === 'string' && stored !== '' ? stored : undefined;
+	} catch (error) {
+		context.logger.warn(`Send and Wait: could not read which question is current, so any link of this execution answers (${String(error)})`);
 		return undefined;
 	}
 }

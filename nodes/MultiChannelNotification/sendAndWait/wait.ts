@@ -8,7 +8,7 @@ import type { Problem } from '../helpers/errors';
 import { judge } from '../helpers/validation';
 import { WAIT_LIMIT_LABELS, waitLimitSchema } from '../schemas/waitLimit.schema';
 import { readFormParameters } from './form';
-import { answerLink } from './link';
+import { answerLink, questionNonce } from './link';
 import { questionOf, rememberQuestion } from './question';
 
 /**
@@ -54,8 +54,9 @@ export async function sendAndWait(
 	}
 	const sent = outcomes.sentItem(itemIndex);
 	if (sent === undefined) return outcomes.finish();
-	// Who was asked and by which message, for the answer's output (question.ts).
-	rememberQuestion(this, questionOf(resource, sent));
+	// Who was asked and by which message, for the answer's output, and the value in its link,
+	// so that only this question's link answers (question.ts).
+	rememberQuestion(this, questionOf(resource, sent), questionNonce(this));
 	// n8n 2.8–2.13 check the link's signature only when asked to; 2.14 and newer always do.
 	if (typeof this.setSignatureValidationRequired === 'function') this.setSignatureValidationRequired();
 	// Newer n8n (2.41) hands a waiting task's resumeUrl to the editor's waiting tooltip (editor/waiting.ts).

@@ -1,11 +1,12 @@
 import type { IBinaryKeyData, IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import type { Problem } from '../helpers/errors';
 import { readAnswer } from './answer';
-import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS } from './constants';
+import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS, QUESTION_PARAMETER } from './constants';
 import { readFormParameters } from './form';
 import type { Choice, PageBody } from './page';
 import { answerPage, PAGE_HEADERS } from './page';
-import { recallQuestion } from './question';
+import { recallNonce, recallQuestion } from './question';
 
 /**
  * The answer link's two webhooks, as n8n's own send-and-wait nodes declare them: n8n serves them
@@ -27,10 +28,47 @@ export const answerWebhooks: IWebhookDescription[] = [waitingWebhook('GET'), wai
 
 const TITLE = 'Your answer';
 
+const BROKEN_FORM = {
+	kind: 'notice' as const,
+	title: 'This form cannot be shown',
+	text: 'The form for this question has a problem in the workflow, so no answer can be taken here: nothing was recorded. Tell whoever sent you the link.',
+};
+
+const REPLACED = {
+	kind: 'notice' as const,
+	title: 'Question replaced',
+	text: 'This link belongs to an earlier question, which was replaced by a newer one: nothing was recorded. Answer with the link in the newest message.',
+};
+
+/**
+ * Whether the link opened is not that of the question the execution now waits for: the node
+ * asked again (a loop, an agent's second review) and this is an earlier message's link, or one
+ * from before links carried their question (question.ts: none kept, any link answers).
+ */
+function isReplaced(context: IWebhookFunctions): boolean {
+	const current = recallNonce(context);
+	if (current === undefined) return false;
+	const query = (context.getQueryData() ?? {}) as IDataObject;
+	return query[QUESTION_PARAMETER] !== current;
+}
+
 interface Setup {
 	body: PageBody;
+	/** Set when the page can take no answer: the status it is shown with, to every request. */
+	status?: number;
 	/** Response Form Custom Styling, for every page of a Free Text or Custom Form answer. */
 	css: string;
+}
+
+/**
+ * A Custom Form that cannot be read: a page that says so and takes no answer (every request
+ * gets it; nothing is recorded), its problems in n8n's log for whoever runs the workflow (the
+ * page does not show the workflow's definition to the person answering).
+ */
+function brokenForm(context: IWebhookFunctions, problems: Problem[], css: string): Setup {
+	const said = problems.map(({ field, rule }) => `${field} ${rule}`).join('; ');
+	context.logger.warn(`Send and Wait: the Custom Form cannot be read, so the answer page shows an error: ${said}`);
+	return { body: BROKEN_FORM, css, status: 500 };
 }
 
 const label = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback);
@@ -48,8 +86,11 @@ function setupOf(context: IWebhookFunctions): Setup {
 		};
 		const css = typeof options.responseFormCustomCss === 'string' ? options.responseFormCustomCss : '';
 		if (responseType === 'freeText') return { body: { kind: 'text', maxLength: MAX_ANSWER_CHARS, ...page }, css };
-		// Checked before the message was sent (wait.ts), so the fields are fillable here.
-		return { body: { kind: 'form', fields: readFormParameters((name, fallback) => context.getNodeParameter(name, fallback)).fields, ...page }, css };
+		// Checked before the message was sent (wait.ts), but read again now, where an expression in
+		// the definition may give something else.
+		const form = readFormParameters((name, fallback) => context.getNodeParameter(name, fallback));
+		if (form.problems.length > 0) return brokenForm(context, form.problems, css);
+		return { body: { kind: 'form', fields: form.fields, ...page }, css };
 	}
 	const approval = context.getNodeParameter('approvalOptions.values', {}) as IDataObject;
 	const choices: Choice[] = [
@@ -70,11 +111,14 @@ function setupOf(context: IWebhookFunctions): Setup {
  */
 export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const response = this.getResponseObject();
-	const setup = setupOf(this);
 	const send = (status: number, html: string): IWebhookResponseData => {
 		response.status(status).set(PAGE_HEADERS).send(html);
 		return { noWebhookResponse: true };
 	};
+	// 410 Gone: this link's question is over; the execution keeps waiting for the newer one's answer.
+	if (isReplaced(this)) return send(410, answerPage(REPLACED.title, REPLACED));
+	const setup = setupOf(this);
+	if (setup.status !== undefined && setup.body.kind === 'notice') return send(setup.status, answerPage(setup.body.title, setup.body, setup.css));
 	if (this.getRequestObject().method !== 'POST') return send(200, answerPage(TITLE, setup.body, setup.css));
 	const answer = readAnswer(this, setup.body);
 	if ('status' in answer) return send(answer.status, answerPage(answer.title, { kind: 'notice', title: answer.title, text: answer.text }, setup.css));

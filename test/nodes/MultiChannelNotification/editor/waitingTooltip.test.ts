@@ -70,7 +70,7 @@ test('the link the 2.41 editor gets (the waiting task’s metadata) is the one t
 
 	expect(run.status).toBe('waiting');
 	const [, link] = (sandbox().deliveries()[0].body as { message: string }).message.split('\n');
-	expect(link).toMatch(/\/webhook-waiting\/\d+\/target\?signature=/);
+	expect(link).toMatch(/\/webhook-waiting\/\d+\/target\?question=\w+&signature=/);
 	expect(run.data.resultData.runData[NODE_NAME]?.[0]?.metadata).toEqual(expect.objectContaining({ resumeUrl: link }));
 	expect(tooltip(sms, link)).toContain(`<a href="${link}" target="_blank">Open the answer page</a>`);
 });

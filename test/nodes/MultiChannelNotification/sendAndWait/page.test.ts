@@ -64,6 +64,18 @@ test('a question: the message, then one form per choice, the first one primary',
 	);
 });
 
+test.each([
+	['a question', { kind: 'question', message: '', choices: [] }],
+	['a free-text answer', { kind: 'text', message: '', maxLength: MAX, title: '', description: '', buttonLabel: 'Send' }],
+	['a Custom Form', { kind: 'form', message: '', fields: [], title: '', description: '', buttonLabel: 'Send' }],
+] as Array<[string, PageBody]>)('%s: the Message (the workflow’s text) is escaped, so markup in it shows as text', (_name, body) => {
+	const message = '<script>alert("x")</script> <b>Refund</b> & \'now\'';
+
+	expect(card({ ...body, message } as PageBody)).toMatch(
+		/^<p class="message">&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; &lt;b&gt;Refund&lt;\/b&gt; &amp; &#39;now&#39;<\/p>/,
+	);
+});
+
 describe('a free-text answer', () => {
 	const TEXT_BOX = `<form method="post">${NOTE}<label for="answer">Your answer${MARK}</label><textarea id="answer" name="text" required maxlength="${MAX}"></textarea><button class="primary" type="submit">Send</button></form>`;
 

@@ -10,7 +10,7 @@ import { WebhookContext } from 'n8n-core';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { HUMAN_REVIEW_RESOURCE } from '../../../../nodes/MultiChannelNotification/helpers/resource';
-import { questionOf, recallQuestion, rememberQuestion } from '../../../../nodes/MultiChannelNotification/sendAndWait/question';
+import { questionOf, recallNonce, recallQuestion, rememberQuestion } from '../../../../nodes/MultiChannelNotification/sendAndWait/question';
 import { answerWebhooks } from '../../../../nodes/MultiChannelNotification/sendAndWait/webhook';
 import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
@@ -19,6 +19,13 @@ const sandbox = useSandbox();
 const node = new MultiChannelNotification();
 
 const APPROVE = { approvalOptions: { values: { approvalType: 'double' } } };
+
+/** The query of the answer link the one request carried (its question's value and signature), as the page posts it back. */
+function linkQuery(): IDataObject {
+	const link = /https?:\/\/[^\s"]+/.exec(JSON.stringify(sandbox().deliveries()[0].body));
+	expect(link).not.toBeNull();
+	return Object.fromEntries(new URL(link![0]).searchParams);
+}
 
 /**
  * Sends and waits, then answers "approve" through n8n-core's WebhookContext on the waiting
@@ -52,7 +59,7 @@ async function askAndApprove(parameters: INodeParameters, loaded: (data: IRunExe
 	};
 	const additionalData = {
 		executionId: '1',
-		httpRequest: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: { approved: 'true' } },
+		httpRequest: { method: 'POST', query: linkQuery(), headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: { approved: 'true' } },
 		httpResponse: response,
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const webhookData = { webhookDescription: answerWebhooks[1], node: NODE_NAME, httpMethod: 'POST', path: waiting!.id } as unknown as IWebhookData;
@@ -155,6 +162,14 @@ describe('reading it back, whatever the n8n', () => {
 		expect(evaluateExpression).not.toHaveBeenCalled();
 	});
 
+	test('the current link value: read like the question; when it cannot be read, logged and none (any link answers, as before)', () => {
+		expect(recallNonce(fake({ getContext: () => ({ sendAndWaitLink: 'abc' }) }))).toBe('abc');
+		expect(recallNonce(fake({ getContext: () => ({ sendAndWaitLink: '' }) }))).toBeUndefined();
+		const context = fake({ evaluateExpression: () => { throw new Error('no execution data'); } });
+		expect(recallNonce(context)).toBeUndefined();
+		expect(context.logger.warn).toHaveBeenCalledWith(expect.stringContaining('could not read which question is current'));
+	});
+
 	test('anything else stored there is not output', () => {
 		for (const value of ['{"channel":"fax","recipient":"+1"}', '{"channel":"sms"}', 'not json', 42]) {
 			expect(recallQuestion(fake({ getContext: () => ({ sendAndWaitQuestion: value }) }))).toBeUndefined();
@@ -181,5 +196,12 @@ describe('what is kept when the message goes out', () => {
 		expect(Object.keys(store)).toEqual([]);
 
 		expect(() => rememberQuestion({} as IExecuteFunctions, { channel: 'sms', recipient: '+6281234567890' })).not.toThrow();
+	});
+
+	test('asked again: the new link value replaces the earlier one, and a question nobody can be named for clears the earlier question', () => {
+		const store: IDataObject = { sendAndWaitQuestion: '{"channel":"sms","recipient":"+6281111111111"}', sendAndWaitLink: 'first' };
+		rememberQuestion({ getContext: () => store } as unknown as IExecuteFunctions, undefined, 'second');
+
+		expect(store).toEqual({ sendAndWaitLink: 'second' });
 	});
 });

@@ -12,8 +12,8 @@ import { templateQuestion } from '../../../helpers/sendAndWaitParameters';
 
 const sandbox = useSandbox();
 
-/** n8n's waiting-webhook link for the harness's execution and node ("target"), signed. */
-const LINK = /^http:\/\/127\.0\.0\.1\/webhook-waiting\/\d+\/target\?signature=[\w.-]+$/;
+/** n8n's waiting-webhook link for the harness's execution and node ("target"), with its question's value, signed. */
+const LINK = /^http:\/\/127\.0\.0\.1\/webhook-waiting\/\d+\/target\?question=[A-Za-z0-9]{32}&signature=[\w.-]+$/;
 
 const sms = (fields: INodeParameters = {}, options: INodeParameters = {}): INodeParameters => ({
 	resource: 'sms',

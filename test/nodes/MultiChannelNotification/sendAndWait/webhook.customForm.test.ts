@@ -264,4 +264,37 @@ describe('Custom Form', () => {
 		expect(status).toBe(415);
 		expect(result).toEqual({ noWebhookResponse: true });
 	});
+
+	/**
+	 * A definition that was fine when the message went out can be read otherwise when the answer
+	 * comes (an expression in Form Fields that gives something else there): no form to fill in,
+	 * so no answer can be taken.
+	 */
+	describe('a form that cannot be read when the link is opened', () => {
+		const broken: Array<[string, IDataObject]> = [
+			['no element', { responseType: 'customForm', formFields: { values: [] } }],
+			['Form Fields that are not JSON', { responseType: 'customForm', defineForm: 'json', jsonOutput: '<b>not json' }],
+			['a label used twice', { responseType: 'customForm', formFields: { values: [{ fieldLabel: 'A' }, { fieldLabel: 'A' }] } }],
+		];
+		const PAGE = /<h1>This form cannot be shown<\/h1><p class="message">The form for this question has a problem in the workflow, so no answer can be taken here: nothing was recorded\. Tell whoever sent you the link\.<\/p>/;
+
+		test.each(broken)('%s, GET: an error page with no form and no button; the problems go to n8n’s log', async (_name, broken) => {
+			const { result, status, html, warned } = await call({ method: 'GET', parameters: broken });
+
+			expect(result).toEqual({ noWebhookResponse: true });
+			expect(status).toBe(500);
+			expect(html).toMatch(PAGE);
+			expect(html).not.toMatch(/<form|<button|<input/);
+			expect(html).not.toContain('<b>');
+			expect(warned).toEqual([expect.stringMatching(/^Send and Wait: the Custom Form cannot be read, so the answer page shows an error: .+/)]);
+		});
+
+		test.each(broken)('%s, POST: nothing recorded, the execution keeps waiting', async (_name, broken) => {
+			const { result, status, html } = await call({ method: 'POST', contentType: MULTIPART, body: { data: {}, files: {} }, parameters: broken });
+
+			expect(result).toEqual({ noWebhookResponse: true });
+			expect(status).toBe(500);
+			expect(html).toMatch(PAGE);
+		});
+	});
 });

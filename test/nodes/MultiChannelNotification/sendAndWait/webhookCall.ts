@@ -21,6 +21,8 @@ interface Answered {
 	status: number;
 	headers: Record<string, string>;
 	html: string;
+	/** What the node wrote to n8n's log as warnings. */
+	warned: string[];
 }
 
 export const node = new MultiChannelNotification();
@@ -29,7 +31,7 @@ export const node = new MultiChannelNotification();
 export const MAX_ANSWER_CHARS = 2000;
 
 export async function call({ method, contentType, body, parameters = {} }: Call): Promise<Answered> {
-	const answered = { status: 0, headers: {} as Record<string, string>, html: '', copied: [] as string[][] };
+	const answered = { status: 0, headers: {} as Record<string, string>, html: '', copied: [] as string[][], warned: [] as string[] };
 	const response = {
 		status(code: number) {
 			answered.status = code;
@@ -54,6 +56,7 @@ export async function call({ method, contentType, body, parameters = {} }: Call)
 		// Who was asked is read back through n8n's engine (question.test.ts); here there is none.
 		getNode: () => ({ name: 'Ask' }),
 		evaluateExpression: () => undefined,
+		logger: { warn: (message: string) => answered.warned.push(message) },
 		nodeHelpers: {
 			copyBinaryFile: async (filePath: string, fileName: string, mimeType?: string) => {
 				answered.copied.push([filePath, fileName, mimeType ?? '']);
