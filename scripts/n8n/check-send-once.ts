@@ -13,17 +13,16 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 
-import type { Check, CheckContext } from './lib/check';
+import type { Check } from './lib/check';
 import { queueCheck, runIfMain } from './lib/check';
 import { N8N_VERSION } from './lib/config';
 import type { ExampleWorkflow } from './lib/examples';
-import { codeItems, manualTrigger, packageNode, postEvents, webhookTrigger, workflowFixture } from './lib/examples';
-import type { ExecutionSummary, N8nClient, NodeItem } from './lib/n8n';
-import { outputOf } from './lib/n8n';
+import { codeItems, manualTrigger, packageNode, workflowFixture } from './lib/examples';
+import type { NodeItem } from './lib/n8n';
 import { stopGroup } from './lib/process';
-import type { Sandbox } from './lib/sandbox';
-import { newRequests } from './lib/sandbox';
 import { countsBecome, finishedIn } from './lib/queue';
+import type { Mode } from './lib/sendOnceRuns';
+import { burst, burstWorkflow, MAYBE_ORDER, maybeDelivered, run } from './lib/sendOnceRuns';
 import { step } from './lib/stack';
 
 const SENDER = '+6280011112222';
@@ -32,8 +31,6 @@ const ORDERS = [1, 2, 3].map((n) => ({ orderId: `ORD-${n}`, phone: `+62812345000
 /** Invoices to send as documents; the third recipient has not started the chat (yet). */
 const INVOICES = [1, 2, 3].map((n) => ({ invoiceId: `INV-${n}`, phone: `+628129870000${n}` }));
 const LATE_STARTER = INVOICES[2].phone;
-/** The order whose first send the service records and then answers with a 500. */
-const MAYBE_ORDER = { orderId: 'ORD-MAYBE', phone: '+6281234500009', text: 'Order ORD-MAYBE has shipped.' };
 /** The retry check's messages: three SMS in flight at once. */
 const RETRY_ORDERS = ORDERS.map((order) => ({ ...order, text: `${order.text} (retry check)` }));
 
@@ -54,17 +51,6 @@ const DOCUMENT = {
 	options: { dedupeKey: '={{ $json.invoiceId }}', concurrency: 1 },
 };
 
-/**
- * One event per webhook call: its key and message. On one n8n the call is answered when its
- * execution is over; in queue mode when it is received (a call answered at the end was left
- * hanging by n8n 2.8.4's main instance), and the check then counts finished executions instead.
- */
-const burstWorkflow = (suffix: string, path: string, responseMode: 'onReceived' | 'lastNode'): ExampleWorkflow =>
-	workflowFixture(`mcnSendOnceBurst${suffix}`, 'Send once: one SMS per webhook event', [
-		webhookTrigger(path, responseMode),
-		packageNode('Send', { resource: 'sms', operation: 'send', phoneNumber: '={{ $json.body.phone }}', message: '={{ $json.body.text }}', options: { dedupeKey: '={{ $json.body.key }}' } }),
-	]);
-
 /** The workflows of one half: the SMS and media ones with Send Once Per Key, Retry On Fail (a 429 not waited for), a maybe-delivered send, a webhook burst. */
 const workflows = (suffix: string) => ({
 	sms: workflow(`mcnSendOnceSms${suffix}`, 'Send once: order SMS', ORDERS, sms({ dedupeKey: '={{ $json.orderId }}' })),
@@ -82,31 +68,6 @@ const skippedAll = (items: NodeItem[], keys: string[]): boolean =>
 	items.every((item, index) => item.json.skipped === true && item.json.reason === 'alreadySent' && item.json.dedupeKey === keys[index]);
 
 const succeeded = (items: NodeItem[]): boolean => items.length === 3 && items.every((item) => item.json.message === 'success') && paired(items);
-
-/** One half of the check: regular or queue mode. */
-interface Mode {
-	name: string;
-	client: N8nClient;
-	sandbox: Sandbox;
-	verify: CheckContext['verify'];
-	/** Asserts where an execution ran (queue mode: on a worker). */
-	ranWhere?: (execution: ExecutionSummary) => void;
-	/** Called before the second run of the SMS workflow (queue mode swaps the worker). */
-	beforeSecondRun?: () => Promise<void>;
-}
-
-/**
- * Runs a stored workflow as the editor does; its Send node's output and what reached the sandbox
- * meanwhile. With `succeeded`, expects the execution to have succeeded.
- */
-async function run(mode: Mode, what: string, workflowId: string, succeeded?: string) {
-	const sent = newRequests(mode.sandbox);
-	const execution = await step(`${mode.name}: ${what}`, async () => await mode.client.execute(workflowId, { deadlineMs: 90_000 }));
-	mode.ranWhere?.(execution);
-	const ok = execution.status === 'success';
-	if (succeeded) mode.verify(ok, `${mode.name}: ${succeeded} (execution ${execution.id})`, execution.data.resultData.error);
-	return { execution, sent: sent(), out: outputOf(execution, 'Send') };
-}
 
 /** Dry Run first, with the same keys: it must neither send nor record them. */
 async function dryRun(mode: Mode, { id, nodes, connections }: ExampleWorkflow): Promise<void> {
@@ -210,61 +171,6 @@ async function retryOnFail(mode: Mode, id: string): Promise<void> {
 		retried.sent.map((request) => ({ status: request.status, body: request.body })),
 	);
 	verify(succeeded(retried.out), `${name}: 3 success items with pairedItem`, retried.out.map((item) => item.json));
-}
-
-/**
- * The service records the message, then answers a 500: the run fails saying the message may have
- * been delivered, and its re-run sends nothing (the item skipped, saying so).
- */
-async function maybeDelivered(mode: Mode, id: string): Promise<void> {
-	const { name, sandbox, verify } = mode;
-	sandbox.injectFault({ kind: 'status', status: 500, afterDelivery: true, path: '/v1/sms/notification' });
-	const first = await run(mode, 'keyed SMS, the service records it and answers 500', id);
-	verify(first.execution.status === 'error' && first.sent.length === 1 && first.sent[0].delivered === true, `${name}: the first run failed after the service recorded the message`, first.sent);
-	const second = await run(mode, 'keyed SMS re-run', id, 'the re-run succeeded');
-	const [item] = second.out.map((out) => out.json);
-	verify(second.sent.length === 0, `${name}: the re-run sent nothing (the message was recorded once)`, second.sent);
-	verify(
-		item?.skipped === true && item.dedupeKey === MAYBE_ORDER.orderId && /may have/.test(String(item.message)),
-		`${name}: its item is skipped, saying the message was or may have been sent`,
-		item,
-	);
-}
-
-/**
- * Executions at once, one per webhook event: 20 with one key send one message; 20 with 20 keys,
- * twice, send 20. Across queue-mode workers n8n has no lock (docs/operations.md), so there the
- * counts are printed as figures rather than asserted (`exact` false).
- */
-async function burst(mode: Mode, n8nUrl: string, path: string, { exact, finished }: { exact: boolean; finished: (count: number) => Promise<void> }): Promise<void> {
-	const { name, sandbox, verify } = mode;
-	const event = (key: string, index: number) => ({ key, phone: `+62812777${String(index).padStart(4, '0')}`, text: `Event ${key} #${index}` });
-	// Queue mode: several rounds, for a figure of how often workers without a lock send one key twice.
-	const rounds = exact ? 1 : 5;
-	const perRound: number[] = [];
-	for (let round = 0; round < rounds; round++) {
-		const sent = newRequests(sandbox);
-		const same = await step(`${name}: 20 webhook calls at once, one key (round ${round + 1} of ${rounds})`, async () =>
-			await postEvents(n8nUrl, path, Array.from({ length: 20 }, (_, index) => event(`EVT-ONE-${round}`, index))),
-		);
-		verify(same.every((status) => status === 200), `${name}: n8n took all 20 calls`, same.filter((status) => status !== 200));
-		await finished(20 * (round + 1));
-		perRound.push(sent().filter((request) => request.delivered).length);
-	}
-	if (exact) verify(isDeepStrictEqual(perRound, [1]), `${name}: 20 executions at once with one key sent 1 message`, perRound);
-	else console.log(`${name}: figure: 20 executions at once with one key, ${rounds} rounds: messages sent per round ${perRound.join(', ')}`);
-	const many = newRequests(sandbox);
-	for (const [index, wave] of ['first', 'second'].entries()) {
-		const statuses = await step(`${name}: 20 webhook calls at once, 20 keys (${wave} time)`, async () =>
-			await postEvents(n8nUrl, path, Array.from({ length: 20 }, (_, index) => event(`EVT-${index}`, index))),
-		);
-		verify(statuses.every((status) => status === 200), `${name}: n8n took all 20 calls (${wave} time)`, statuses.filter((status) => status !== 200));
-		await finished(20 * (rounds + index + 1));
-	}
-	const keys = many().filter((request) => request.delivered).map((request) => (request.body as { message: string }).message);
-	if (exact) verify(keys.length === 20 && new Set(keys).size === 20, `${name}: 20 keys at once, twice: 20 messages in all, one per key`, keys.length);
-	else console.log(`${name}: figure: 20 executions at once with 20 keys, twice, sent ${keys.length} message(s) for ${new Set(keys).size} keys`);
-	verify(new Set(keys).size === 20, `${name}: every one of the 20 keys was sent`, new Set(keys).size);
 }
 
 export const sendOnceCheck: Check = {

@@ -15,6 +15,7 @@ import { credentialCheck } from './check-credential-test';
 import { editorCheck } from './check-editor';
 import { humanReviewCheck } from './check-human-review';
 import { installedPackageCheck } from './check-installed-package';
+import { keyDestinationCheck } from './check-key-destination';
 import { queueModeCheck } from './check-queue-mode';
 import { selfHostedCheck } from './check-self-hosted';
 import { sendAndWaitCheck } from './check-send-and-wait';
@@ -26,6 +27,7 @@ import { runChecks } from './lib/check';
 const CHECKS: Record<string, Check> = {
 	'installed-package': installedPackageCheck,
 	'credential-test': credentialCheck,
+	'key-destination': keyDestinationCheck,
 	'self-hosted': selfHostedCheck,
 	'ai-agent': aiAgentCheck,
 	'human-review': humanReviewCheck,
