@@ -11,6 +11,7 @@
  * also runs alone (`npx tsx scripts/n8n/check-<name>.ts`).
  */
 import { aiAgentCheck } from './check-ai-agent';
+import { askTwiceCheck } from './check-ask-twice';
 import { credentialCheck } from './check-credential-test';
 import { editorCheck } from './check-editor';
 import { humanReviewCheck } from './check-human-review';
@@ -32,6 +33,7 @@ const CHECKS: Record<string, Check> = {
 	'ai-agent': aiAgentCheck,
 	'human-review': humanReviewCheck,
 	'send-and-wait': sendAndWaitCheck,
+	'ask-twice': askTwiceCheck,
 	'send-once': sendOnceCheck,
 	editor: editorCheck,
 	'queue-mode': queueModeCheck,
