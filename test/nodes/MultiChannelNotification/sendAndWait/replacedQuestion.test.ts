@@ -6,64 +6,14 @@
  * again, and each message's link is then opened and answered through n8n-core's own
  * WebhookContext, as n8n's waiting webhooks call the node (n8n itself checks the signature).
  */
-import type { IDataObject, INodeParameters, IRunExecutionData, IWebhookData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
-import { NodeHelpers, Workflow } from 'n8n-workflow';
-import { WebhookContext } from 'n8n-core';
+import type { IDataObject } from 'n8n-workflow';
 
-import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { answerWebhooks } from '../../../../nodes/MultiChannelNotification/sendAndWait/webhook';
+import { ask as askWith, open, queryOf, sms } from '../../../helpers/askAgain';
 import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
 const sandbox = useSandbox();
-const node = new MultiChannelNotification();
-
-const sms = (phoneNumber: string): INodeParameters => ({ resource: 'sms', operation: 'sendAndWait', phoneNumber, message: 'Approve the refund?', options: {} });
-
-/** Sends one question and returns its link (the SMS's second line) and the waiting execution's data as n8n saves it. */
-async function ask(phoneNumber: string): Promise<{ link: URL; saved: IRunExecutionData }> {
-	const before = sandbox().deliveries().length;
-	const { run, error } = await runNode({ parameters: sms(phoneNumber), credentials: credentialsFor(sandbox()) });
-	expect(error).toBeUndefined();
-	expect(run.status).toBe('waiting');
-	const [, link] = (sandbox().deliveries()[before].body as { message: string }).message.split('\n');
-	return { link: new URL(link), saved: JSON.parse(JSON.stringify(run.data)) as IRunExecutionData };
-}
-
-interface Opened {
-	status: number;
-	html: string;
-	workflowData: unknown;
-}
-
-/** Opens (GET) or answers "approve" (POST) with `query`, on the execution waiting with `saved`. */
-async function open(saved: IRunExecutionData, query: IDataObject, method: 'GET' | 'POST'): Promise<Opened> {
-	const waiting = saved.executionData!.nodeExecutionStack[0].node;
-	const workflow = new Workflow({
-		id: 'harness',
-		nodes: [waiting],
-		connections: {},
-		active: false,
-		nodeTypes: { getByName: () => node, getByNameAndVersion: () => NodeHelpers.getVersionedNodeType(node, 1), getKnownTypes: () => ({}) },
-	});
-	const page = { status: 0, html: '' };
-	const response = {
-		status: (code: number) => ((page.status = code), response),
-		set: () => response,
-		send: (html: string) => ((page.html = html), response),
-	};
-	const httpRequest =
-		method === 'POST'
-			? { method, query, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: { approved: 'true' } }
-			: { method, query, headers: {}, body: {} };
-	const additionalData = { executionId: '1', httpRequest, httpResponse: response } as unknown as IWorkflowExecuteAdditionalData;
-	const webhookData = { webhookDescription: answerWebhooks[method === 'POST' ? 1 : 0], node: NODE_NAME, httpMethod: method, path: waiting.id } as unknown as IWebhookData;
-	const context = new WebhookContext(workflow, waiting, additionalData, 'webhook', webhookData, [], saved);
-	const result = await node.webhook.call(context);
-	return { ...page, workflowData: result.workflowData };
-}
-
-const queryOf = (link: URL): IDataObject => Object.fromEntries(link.searchParams);
+const ask = async (phoneNumber: string) => await askWith(sandbox, phoneNumber);
 const REPLACED = /replaced by a newer one/;
 
 describe('the node asks again in the same execution', () => {
