@@ -1,3 +1,5 @@
+import type { Job } from './jobs';
+import { Jobs } from './jobs';
 import { CUT_EVERY_MS, INITIAL_LIMIT, Pace } from './pace';
 
 /**
@@ -58,14 +60,6 @@ export interface ScheduleStats {
 	longestWaitMs?: number;
 }
 
-interface Job {
-	index: number;
-	startedAt?: number;
-	attempt: number;
-	notBefore: number;
-	firstThrottledAt?: number;
-}
-
 /**
  * The wait a 429 answer asks for, in milliseconds: `Retry-After` as seconds or as an HTTP date.
  * Undefined when the header is absent or unreadable (the scheduler then backs off on its own).
@@ -81,55 +75,6 @@ export function retryAfterMs(retryAfter: unknown, now = Date.now()): number | un
 
 export function backoff(attempt: number): number {
 	return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
-}
-
-/** The jobs of one execution not yet started: retries whose wait is over, fresh ones, retries still waiting. */
-class Jobs {
-	/** Retries whose wait is over, in item order: they go before fresh items. */
-	private readonly retries: Job[] = [];
-	/** The first fresh item. */
-	private next = 0;
-	/** Retries still waiting, soonest first. */
-	private readonly waiting: Job[] = [];
-
-	constructor(private readonly count: number) {}
-
-	/** Jobs that may start once there is room. */
-	pending(): number {
-		return this.retries.length + (this.count - this.next);
-	}
-
-	/** True when no job is left to start, now or later. */
-	allTaken(): boolean {
-		return this.pending() === 0 && this.waiting.length === 0;
-	}
-
-	/** The job to start next: a retry whose wait is over, else the next fresh item. */
-	take(): Job {
-		return this.retries.shift() ?? { index: this.next++, attempt: 0, notBefore: 0 };
-	}
-
-	/** Queues a refused job again, to start no sooner than `at`. */
-	retryAt(job: Job, at: number): void {
-		job.attempt++;
-		job.notBefore = at;
-		this.waiting.push(job);
-		this.waiting.sort((a, b) => a.notBefore - b.notBefore || a.index - b.index);
-	}
-
-	/** Moves the retries whose wait is over to the front, in item order. */
-	releaseDue(now: number): void {
-		const due = this.waiting.filter((job) => job.notBefore <= now);
-		if (due.length === 0) return;
-		this.waiting.splice(0, due.length);
-		this.retries.push(...due);
-		this.retries.sort((a, b) => a.index - b.index);
-	}
-
-	/** When the soonest waiting retry is due; undefined when none waits. */
-	nextDue(): number | undefined {
-		return this.waiting[0]?.notBefore;
-	}
 }
 
 /** One execution's run through the pace: what is in flight, its batches, its answers, its stats. */
