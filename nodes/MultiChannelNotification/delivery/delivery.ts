@@ -135,7 +135,7 @@ async function sendPaced(
 	try {
 		const stats = await schedule(
 			toSend.length,
-			{ send, giveUp, cancelled: () => cancel?.aborted === true },
+			{ send, giveUp, signal: cancel },
 			readPacing(context, toSend[0].itemIndex),
 			realClock,
 			service.pace,

@@ -14,6 +14,7 @@ import { CUT_EVERY_MS, INITIAL_LIMIT, Pace } from './pace';
  *   only answer sent again) is queued again after the Retry-After the service gave; without one,
  *   after 1 s while messages are getting through (the rate is the backoff), else 1 s, 2 s, 4 s …
  *   up to 30 s. It gives up once its waiting would pass the item's budget.
+ * - **Stop**: once the execution's cancel signal fires, nothing more starts and every wait ends.
  * - **Batches** (Batch Interval set): a batch of `limit` items, all answered, then the pause.
  */
 
@@ -37,8 +38,8 @@ interface Sender {
 	send(job: number, attempt: number): Promise<Attempt>;
 	/** The item has waited as long as it may; the answer decides whether the run goes on. */
 	giveUp(job: number, waitedMs: number, askedMs: number): 'done' | 'stop';
-	/** True once the execution is cancelled: nothing more starts. */
-	cancelled?(): boolean;
+	/** The execution's cancel signal: once aborted, nothing more starts and any wait ends at once. */
+	signal?: AbortSignal;
 }
 
 export interface PacingSettings {
@@ -100,7 +101,7 @@ class Run {
 
 	/** Starts every job that may start at `now`: room in flight, a slot of the rate, an open batch. */
 	startWhatMay(now: number): void {
-		if (this.sender.cancelled?.() === true) this.stopped = true;
+		if (this.sender.signal?.aborted === true) this.stopped = true;
 		this.jobs.releaseDue(now);
 		const { batchInterval } = this.settings;
 		if (batchInterval > 0 && this.inFlight === 0) this.batchOpen = now >= this.batchReadyAt;
@@ -196,8 +197,9 @@ class Run {
 }
 
 /**
- * Runs jobs 0 … count-1 through `sender` until each is done, or until one says stop. `pace` is
- * the service's shared pace (a fresh one when not given).
+ * Runs jobs 0 … count-1 through `sender` until each is done, or until one says stop or the
+ * execution is cancelled. `pace` is the service's shared pace (a fresh one when not given).
+ * Every wait is raced with the cancel signal: Stop ends it at once, whatever the clock.
  */
 export async function schedule(
 	count: number,
@@ -209,6 +211,8 @@ export async function schedule(
 	const run = new Run(count, sender, settings, clock, pace);
 	let wake = () => {};
 	const unsubscribe = pace.subscribe(() => wake());
+	const onAbort = () => wake();
+	sender.signal?.addEventListener('abort', onAbort);
 	try {
 		for (;;) {
 			const woken = new Promise<void>((resolve) => (wake = resolve));
@@ -219,6 +223,7 @@ export async function schedule(
 			await (next === undefined ? woken : Promise.race([woken, clock.sleep(Math.max(0, next - now))]));
 		}
 	} finally {
+		sender.signal?.removeEventListener('abort', onAbort);
 		unsubscribe();
 	}
 	if (pace.rate !== Infinity) run.stats.rate = pace.rate;
