@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow'
 import { sleep } from 'n8n-workflow';
 
 import type { Problem } from '../helpers/errors';
-import { asNodeError, inputError, problemsOf } from '../helpers/errors';
+import { asNodeError, inputError, pausedError, problemsOf } from '../helpers/errors';
 import type { ServiceConnection } from '../transport';
 import { getConnection, makeClient, sendOnce } from '../transport';
 import { MASK } from '../transport/secrets';
@@ -186,7 +186,8 @@ function itemSender(
 		}
 	};
 	const giveUp = (job: number, waitedMs: number, askedMs: number): 'done' | 'stop' => {
-		const error = lastRefusal.get(job) as NodeApiError;
+		// An item the shared pause held before it was ever sent has no refusal of its own.
+		const error = lastRefusal.get(job) ?? pausedError(context.getNode(), toSend[job].itemIndex);
 		error.description = `${error.description ?? ''} The item waited ${Math.round(waitedMs / 1000)} s in all and the service asked for ${Math.ceil(askedMs / 1000)} s more, past Options → Rate Limit Max Wait. Nothing was delivered for this item.`.trim();
 		return outcomes.fail(toSend[job].itemIndex, error) === 'stop' ? 'stop' : 'done';
 	};

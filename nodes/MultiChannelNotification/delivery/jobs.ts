@@ -22,6 +22,23 @@ export class Jobs {
 
 	constructor(private readonly count: number) {}
 
+	/**
+	 * Takes out, in item order, every job not yet started that cannot start before `until` and
+	 * whose wait would then pass `maxWaitMs`: a retry's counted from its first refusal, a fresh
+	 * job's from `heldSince`.
+	 */
+	heldPast(until: number, maxWaitMs: number, heldSince: number): Job[] {
+		const over = (job: Job) => Math.max(job.notBefore, until) - (job.firstThrottledAt ?? heldSince) > maxWaitMs;
+		const held: Job[] = [];
+		for (const queue of [this.retries, this.waiting]) {
+			held.push(...queue.filter(over));
+			const kept = queue.filter((job) => !over(job));
+			queue.splice(0, queue.length, ...kept);
+		}
+		if (until - heldSince > maxWaitMs) while (this.next < this.count) held.push({ index: this.next++, attempt: 0, notBefore: 0 });
+		return held.sort((a, b) => a.index - b.index);
+	}
+
 	/** Jobs that may start once there is room. */
 	pending(): number {
 		return this.retries.length + (this.count - this.next);

@@ -13,7 +13,8 @@ import { CUT_EVERY_MS, INITIAL_LIMIT, Pace } from './pace';
  * - **Rate limited**: every start takes a slot of the shared rate. A 429'd item (a 429 is the
  *   only answer sent again) is queued again after the Retry-After the service gave; without one,
  *   after 1 s while messages are getting through (the rate is the backoff), else 1 s, 2 s, 4 s …
- *   up to 30 s. It gives up once its waiting would pass the item's budget.
+ *   up to 30 s. It gives up once its waiting would pass the item's budget; so does an item the
+ *   service's pause (set by a 429 to any execution) would hold past it, at once.
  * - **Stop**: once the execution's cancel signal fires, nothing more starts and every wait ends.
  * - **Batches** (Batch Interval set): a batch of `limit` items, all answered, then the pause.
  */
@@ -87,6 +88,8 @@ class Run {
 	private stopped = false;
 	private batchOpen = true;
 	private batchReadyAt = 0;
+	/** Since when the service's pause has held this execution; undefined while none holds. */
+	private heldSince: number | undefined;
 
 	constructor(
 		count: number,
@@ -103,6 +106,7 @@ class Run {
 	startWhatMay(now: number): void {
 		if (this.sender.signal?.aborted === true) this.stopped = true;
 		this.jobs.releaseDue(now);
+		if (!this.stopped) this.giveUpHeld(now);
 		const { batchInterval } = this.settings;
 		if (batchInterval > 0 && this.inFlight === 0) this.batchOpen = now >= this.batchReadyAt;
 		let startedInBatch = 0;
@@ -136,6 +140,23 @@ class Run {
 		if (due !== undefined) timers.push(due);
 		if (this.settings.batchInterval > 0 && this.inFlight === 0 && !this.batchOpen) timers.push(this.batchReadyAt);
 		return timers.length > 0 ? Math.min(...timers) : undefined;
+	}
+
+	/**
+	 * Gives up, at once, every job the service's pause would hold past Rate Limit Max Wait: the
+	 * pause only ever grows, so waiting for it would only end in the same failure later.
+	 */
+	private giveUpHeld(now: number): void {
+		const until = this.pace.pauseEnd();
+		if (until <= now) {
+			this.heldSince = undefined;
+			return;
+		}
+		const since = (this.heldSince ??= now);
+		for (const job of this.jobs.heldPast(until, this.settings.maxWaitMs, since)) {
+			this.giveUp(job, now - (job.firstThrottledAt ?? since), Math.max(job.notBefore, until) - now);
+			if (this.stopped) return;
+		}
 	}
 
 	private limit(): number {
@@ -182,12 +203,14 @@ class Run {
 		const flowing = this.pace.deliveredSince(now - CUT_EVERY_MS) > 0;
 		const wait = retryAfterMs ?? (flowing ? BACKOFF_BASE_MS : backoff(job.attempt));
 		const waited = now - job.firstThrottledAt;
-		if (waited + wait > this.settings.maxWaitMs) {
-			this.noteWait(waited);
-			if (this.sender.giveUp(job.index, waited, wait) === 'stop') this.stopped = true;
-		} else {
-			this.jobs.retryAt(job, now + wait);
-		}
+		if (waited + wait > this.settings.maxWaitMs) this.giveUp(job, waited, wait);
+		else this.jobs.retryAt(job, now + wait);
+	}
+
+	/** The job has waited `waitedMs` and would wait `askedMs` more, past its budget: it fails. */
+	private giveUp(job: Job, waitedMs: number, askedMs: number): void {
+		this.noteWait(waitedMs);
+		if (this.sender.giveUp(job.index, waitedMs, askedMs) === 'stop') this.stopped = true;
 	}
 
 	/** An item held back by rate limits for `ms`, first refusal to last answer. */

@@ -123,6 +123,18 @@ export function credentialError(node: INode, problem: string, itemIndex?: number
 	});
 }
 
+/**
+ * An item never sent: the service's pause after an HTTP 429 (to any request of its credential and
+ * Base URL, in any execution) would hold it past Rate Limit Max Wait. The caller adds how long.
+ */
+export function pausedError(node: INode, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(node, `Item ${itemIndex}: not sent: the service's rate limit pauses every send`, {
+		itemIndex,
+		description:
+			'The service refused another request with HTTP 429 (same credential and Base URL, in this execution or another), and every send to it waits for the Retry-After the service gave.',
+	});
+}
+
 interface ServiceErrorDetails {
 	itemIndex: number;
 	/** Short headline, e.g. "The service answered HTTP 400". */

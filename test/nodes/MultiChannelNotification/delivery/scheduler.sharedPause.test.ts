@@ -41,6 +41,75 @@ function executionB(clock: VirtualClock, pace: Pace, atMs: number, settings: Pac
 	return { ...result, result, run };
 }
 
+describe("another execution's pause and this execution's Rate Limit Max Wait", () => {
+	test('B (max wait 2 s) while A\'s 429 pauses the shared pace 12 s: B\'s item gives up at once, nothing sent for it; A goes on', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		const a = executionA(clock, pace);
+		// B starts after A's refusal has paused the pace (A's answer comes at 50 ms).
+		const b = executionB(clock, pace, 100, maxWait(2));
+		await clock.run(Promise.all([a.run, b.run]));
+
+		expect(b.service.arrivals).toEqual([]);
+		expect(b.service.givenUp).toEqual([{ job: 0, waitedMs: 0, askedMs: A_LATENCY_MS + PAUSE_MS - 100 }]);
+		// At once: waiting for the pause's end would pass the limit anyway.
+		expect(b.givenUpAt.map((at) => at - start)).toEqual([100]);
+		expect(b.result.endedAt - start).toBe(100);
+		// A's own item waits the pause out and is delivered.
+		expect(a.service.delivered.get(0)).toBe(1);
+		expect(a.service.givenUp).toEqual([]);
+	});
+
+	test('B (max wait 20 s) while the shared pace is paused 12 s: B waits the pause out and is delivered', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		const a = executionA(clock, pace);
+		const b = executionB(clock, pace, 100, maxWait(20));
+		await clock.run(Promise.all([a.run, b.run]));
+
+		expect(b.service.givenUp).toEqual([]);
+		expect(b.service.delivered.get(0)).toBe(1);
+		expect(b.service.arrivals[0].at - start).toBeGreaterThanOrEqual(A_LATENCY_MS + PAUSE_MS);
+	});
+
+	test('a refused item of B waiting for its retry when A\'s 429 pauses the pace 12 s: given up then, not at the pause\'s end', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		// B: item 0 delivered at 50 ms; item 1 refused at 60 ms with Retry-After 1 s (a cut, not a pause: something got through).
+		const latencyB = (job: number) => (job === 0 ? 50 : 60);
+		const service = new Service(clock, { latencyMs: latencyB }, (job, attempt): Attempt | undefined =>
+			job === 1 && attempt === 0 ? { kind: 'throttled', retryAfterMs: 1000 } : undefined,
+		);
+		const givenUpAt: number[] = [];
+		const sender = {
+			...service.sender,
+			giveUp: (job: number, waitedMs: number, askedMs: number) => {
+				givenUpAt.push(clock.now());
+				return service.sender.giveUp(job, waitedMs, askedMs);
+			},
+		};
+		const b = schedule(2, sender, maxWait(2), clock, pace);
+		// A: sent at 0, refused at 300 ms with Retry-After 12 s; nothing got through since B's cut: every send pauses.
+		const a = new Service(clock, { latencyMs: 300 }, (_job, attempt): Attempt | undefined =>
+			attempt === 0 ? { kind: 'throttled', retryAfterMs: PAUSE_MS } : undefined,
+		);
+		const aRun = schedule(1, a.sender, adaptive, clock, pace);
+		await clock.run(Promise.all([aRun, b]));
+
+		expect(service.arrivals.map(({ job, attempt }) => [job, attempt])).toEqual([
+			[0, 0],
+			[1, 0],
+		]);
+		expect(service.delivered.has(1)).toBe(false);
+		expect(service.givenUp).toEqual([{ job: 1, waitedMs: 300 - 60, askedMs: PAUSE_MS }]);
+		expect(givenUpAt.map((at) => at - start)).toEqual([300]);
+		expect(a.delivered.get(0)).toBe(1);
+	});
+});
+
 describe('Stop during a wait', () => {
 	test('B waiting out A\'s 12 s pause is cancelled at 1 s: its schedule ends at 1 s, nothing sent, nothing given up', async () => {
 		const clock = new VirtualClock(0);

@@ -1,0 +1,50 @@
+/**
+ * Through n8n's engine: a 429 to one execution pauses every send to the service (the shared pace
+ * of delivery/pace.ts), and another execution sharing the pace keeps to its own Rate Limit Max
+ * Wait. The scheduler's timing is asserted on a virtual clock
+ * (scheduler.sharedPause.test.ts); here, the error the user sees and that nothing was sent.
+ */
+import { paces } from '../../../../nodes/MultiChannelNotification/delivery/pace';
+import { runNode } from '../../../helpers/engine';
+import { testCredentialId } from '../../../helpers/isolation';
+import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+
+const sandbox = useSandbox();
+
+const sms = (phone: string, options: Record<string, number> = {}) => ({
+	resource: 'sms',
+	operation: 'send',
+	phoneNumber: phone,
+	message: 'paused',
+	options,
+});
+
+/** Resolves once the service's shared pace is paused (A's 429 has been read), polled on n8n's own turns. */
+async function pauseTaken(baseUrl: string): Promise<void> {
+	for (;;) {
+		const { pace, release } = paces.use(`${testCredentialId()}\u0000${baseUrl}`, Date.now());
+		const paused = pace.pauseEnd() > Date.now();
+		release(Date.now());
+		if (paused) return;
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+}
+
+test('execution B (Rate Limit Max Wait 1 s) while A\'s 429 pauses the service 3 s: B fails at once, naming the option, and sends nothing; A is delivered', async () => {
+	const credentials = credentialsFor(sandbox());
+	sandbox().injectFault({ kind: 'status', status: 429, message: 'too many requests', retryAfter: '3' });
+	const a = runNode({ parameters: sms('+6281300000001'), credentials });
+	await pauseTaken(credentials.baseUrl);
+	const b = await runNode({ parameters: sms('+6281300000002', { rateLimitMaxWait: 1 }), credentials });
+
+	expect(b.output).toBeUndefined();
+	expect(b.error?.name).toBe('NodeOperationError');
+	expect(b.error?.message).toBe("Item 0: not sent: the service's rate limit pauses every send");
+	expect(b.error?.description).toMatch(/HTTP 429.*The item waited 0 s in all and the service asked for 3 s more, past Options → Rate Limit Max Wait\. Nothing was delivered for this item\.$/s);
+	const phones = sandbox().requests.map((request) => (request.body as { phone_number: string }).phone_number);
+	expect(phones.filter((phone) => phone === '+6281300000002')).toEqual([]);
+
+	const { output, error } = await a;
+	expect(error).toBeUndefined();
+	expect(output?.map((item) => item.json.message)).toEqual(['success']);
+}, 30_000);
