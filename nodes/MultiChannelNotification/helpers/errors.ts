@@ -123,18 +123,6 @@ export function credentialError(node: INode, problem: string, itemIndex?: number
 	});
 }
 
-/**
- * An item never sent: the service's pause after an HTTP 429 (to any request of its credential and
- * Base URL, in any execution) would hold it past Rate Limit Max Wait. The caller adds how long.
- */
-export function pausedError(node: INode, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(node, `Item ${itemIndex}: not sent: the service's rate limit pauses every send`, {
-		itemIndex,
-		description:
-			'The service refused another request with HTTP 429 (same credential and Base URL, in this execution or another), and every send to it waits for the Retry-After the service gave.',
-	});
-}
-
 interface ServiceErrorDetails {
 	itemIndex: number;
 	/** Short headline, e.g. "The service answered HTTP 400". */
@@ -158,6 +146,22 @@ export function serviceError(node: INode, details: ServiceErrorDetails): Service
 		{ itemIndex: details.itemIndex, ...httpCode, message: shorten(details.title, MAX_TITLE), description: details.description },
 		details.delivery,
 	);
+}
+
+/**
+ * An item never sent: the service's pause after an HTTP 429 (to any request of its credential and
+ * Base URL, in any execution) would hold it past Rate Limit Max Wait. The caller adds how long.
+ * The service's refusal, as an item refused on its own 429: nothing delivered, no answer of its own.
+ */
+export function pausedError(node: INode, itemIndex: number): ServiceError {
+	return serviceError(node, {
+		itemIndex,
+		title: `Item ${itemIndex}: not sent: the service's rate limit pauses every send`,
+		description:
+			'The service refused another request with HTTP 429 (same credential and Base URL, in this execution or another), and every send to it waits for the Retry-After the service gave.',
+		cause: "the service's rate limit pauses every send",
+		delivery: 'rejected',
+	});
 }
 
 /** Any other failure, e.g. an expression that could not be resolved for an item. */

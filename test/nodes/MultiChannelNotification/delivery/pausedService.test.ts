@@ -4,7 +4,11 @@
  * Wait. The scheduler's timing is asserted on a virtual clock
  * (scheduler.sharedPause.test.ts); here, the error the user sees and that nothing was sent.
  */
+import type { INode } from 'n8n-workflow';
+
 import { paces } from '../../../../nodes/MultiChannelNotification/delivery/pace';
+import { toolResultForError } from '../../../../nodes/MultiChannelNotification/delivery/toolResult';
+import { pausedError } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import { runNode } from '../../../helpers/engine';
 import { testCredentialId } from '../../../helpers/isolation';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
@@ -38,7 +42,8 @@ test('execution B (Rate Limit Max Wait 1 s) while A\'s 429 pauses the service 3 
 	const b = await runNode({ parameters: sms('+6281300000002', { rateLimitMaxWait: 1 }), credentials });
 
 	expect(b.output).toBeUndefined();
-	expect(b.error?.name).toBe('NodeOperationError');
+	// The service's refusal (of another request), as an item refused on its own 429 is reported.
+	expect(b.error?.name).toBe('NodeApiError');
 	expect(b.error?.message).toBe("Item 0: not sent: the service's rate limit pauses every send");
 	expect(b.error?.description).toMatch(/HTTP 429.*The item waited 0 s in all and the service asked for 3 s more, past Options → Rate Limit Max Wait\. Nothing was delivered for this item\.$/s);
 	const phones = sandbox().requests.map((request) => (request.body as { phone_number: string }).phone_number);
@@ -48,3 +53,11 @@ test('execution B (Rate Limit Max Wait 1 s) while A\'s 429 pauses the service 3 
 	expect(error).toBeUndefined();
 	expect(output?.map((item) => item.json.message)).toEqual(['success']);
 }, 30_000);
+
+test("as an AI agent's tool result, the held item is one the service refused, not a failure of the workflow's setup", () => {
+	const node = { name: 'Send SMS', parameters: {} } as INode;
+	const result = toolResultForError(pausedError(node, 0), {});
+
+	expect(result).toMatchObject({ sent: false, outcome: 'rejected' });
+	expect(result.message).not.toMatch(/setup/);
+});
