@@ -21,6 +21,12 @@ import { CUT_EVERY_MS, INITIAL_LIMIT, Pace } from './pace';
 
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_CAP_MS = 30000;
+/**
+ * The longest one sleep of the scheduler lasts; a longer wait is slept in slices. Stop wakes the
+ * scheduler at once, but the real clock's timer (n8n-workflow's `sleep`) cannot be cancelled:
+ * this bounds what a stopped execution leaves running.
+ */
+const MAX_SLEEP_MS = 1000;
 
 export interface Clock {
 	now(): number;
@@ -243,7 +249,7 @@ export async function schedule(
 			run.startWhatMay(now);
 			if (run.over()) break;
 			const next = run.nextStartAt(now);
-			await (next === undefined ? woken : Promise.race([woken, clock.sleep(Math.max(0, next - now))]));
+			await (next === undefined ? woken : Promise.race([woken, clock.sleep(Math.min(MAX_SLEEP_MS, Math.max(0, next - now)))]));
 		}
 	} finally {
 		sender.signal?.removeEventListener('abort', onAbort);

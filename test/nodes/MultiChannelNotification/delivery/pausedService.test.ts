@@ -54,6 +54,21 @@ test('execution B (Rate Limit Max Wait 1 s) while A\'s 429 pauses the service 3 
 	expect(output?.map((item) => item.json.message)).toEqual(['success']);
 }, 30_000);
 
+test('Stop while the item waits out a 1-hour Retry-After: the execution ends cancelled, the item not sent again, no timer of the node left running', async () => {
+	const credentials = credentialsFor(sandbox());
+	sandbox().injectFault({ kind: 'status', status: 429, message: 'too many requests', retryAfter: '3600' });
+	const stop = new AbortController();
+	const run = runNode({ parameters: sms('+6281300000003', { rateLimitMaxWait: 7200 }), credentials, stop: stop.signal });
+	await pauseTaken(credentials.baseUrl);
+	stop.abort();
+	// Before, the node noticed Stop only when the hour was over: this await outlived the test's timeout.
+	const { run: execution } = await run;
+
+	expect(execution.status).toBe('canceled');
+	expect(sandbox().stats().received).toBe(1);
+	// The test environment fails a test that leaves a timer running 2 s after it ends (test/environment.js).
+});
+
 test("as an AI agent's tool result, the held item is one the service refused, not a failure of the workflow's setup", () => {
 	const node = { name: 'Send SMS', parameters: {} } as INode;
 	const result = toolResultForError(pausedError(node, 0), {});
