@@ -94,8 +94,8 @@ class Run {
 	private stopped = false;
 	private batchOpen = true;
 	private batchReadyAt = 0;
-	/** Since when the service's pause has held this execution; undefined while none holds. */
-	private heldSince: number | undefined;
+	/** The pause holding this execution: since when, and its end as last seen; undefined while none holds. */
+	private held: { since: number; until: number } | undefined;
 
 	constructor(
 		count: number,
@@ -155,10 +155,14 @@ class Run {
 	private giveUpHeld(now: number): void {
 		const until = this.pace.pauseEnd();
 		if (until <= now) {
-			this.heldSince = undefined;
+			this.held = undefined;
 			return;
 		}
-		const since = (this.heldSince ??= now);
+		// A pause seen to end before now is over, though no wake came between: this is a new one,
+		// begun now (every 429 wakes every execution sharing the pace).
+		if (this.held === undefined || this.held.until <= now) this.held = { since: now, until };
+		this.held.until = until;
+		const { since } = this.held;
 		for (const job of this.jobs.heldPast(until, this.settings.maxWaitMs, since)) {
 			this.giveUp(job, now - (job.firstThrottledAt ?? since), Math.max(job.notBefore, until) - now);
 			if (this.stopped) return;

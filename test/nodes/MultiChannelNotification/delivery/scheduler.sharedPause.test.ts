@@ -108,6 +108,28 @@ describe("another execution's pause and this execution's Rate Limit Max Wait", (
 		expect(givenUpAt.map((at) => at - start)).toEqual([300]);
 		expect(a.delivered.get(0)).toBe(1);
 	});
+
+	test('two pauses apart, the second seen only when it begins: B\'s item counts its wait from the second, not from the first', async () => {
+		const clock = new VirtualClock(0);
+		const pace = new Pace();
+		// B, one in flight (Concurrency 1): item 0 answered at 5 s, so item 1 waits for room until then.
+		const b = new Service(clock, { latencyMs: (job) => (job === 0 ? 5000 : 0) });
+		const bRun = schedule(2, b.sender, { ...maxWait(2), concurrency: 1 }, clock, pace);
+		// A: refused at 50 ms (pause to 1,050 ms), sent again at 1,050 ms and refused at 3 s (pause to 4 s), then delivered.
+		const aLatency = [50, 1950, 0];
+		const a = {
+			send: async (_job: number, attempt: number): Promise<Attempt> => {
+				await clock.sleep(aLatency[attempt]);
+				return attempt < 2 ? { kind: 'throttled', retryAfterMs: 1000 } : { kind: 'done' };
+			},
+			giveUp: () => 'done' as const,
+		};
+		await clock.run(Promise.all([bRun, schedule(1, a, adaptive, clock, pace)]));
+
+		// Each pause lasts 1 s, within B's 2 s; the first pause's start does not count for the second.
+		expect(b.givenUp).toEqual([]);
+		expect([...b.delivered.keys()].sort()).toEqual([0, 1]);
+	});
 });
 
 describe('Stop during a wait', () => {
