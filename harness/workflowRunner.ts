@@ -80,6 +80,8 @@ export interface WorkflowRun {
 	 * that must not share it give different ids.
 	 */
 	credentialId?: string;
+	/** Stops the execution when aborted, as n8n's Stop button does (its cancel signal fires). */
+	stop?: AbortSignal;
 }
 
 export interface EngineRun {
@@ -121,6 +123,8 @@ export interface WorkflowDefinition {
 	startNode: string;
 	/** Workflow settings, e.g. `executionOrder: 'v1'` (n8n's default for new workflows). */
 	settings?: IWorkflowSettings;
+	/** Stops the execution when aborted, as n8n's Stop button does. */
+	stop?: AbortSignal;
 }
 
 /** Runs a workflow once through WorkflowExecute, with what n8n's server would supply. */
@@ -151,10 +155,17 @@ export async function runWorkflow(definition: WorkflowDefinition): Promise<IRun>
 		logAiEvent: () => {},
 	} as unknown as IWorkflowExecuteAdditionalData;
 
-	return await new WorkflowExecute(additionalData, 'manual').run({
+	const execution = new WorkflowExecute(additionalData, 'manual').run({
 		workflow,
 		startNode: workflow.getNode(definition.startNode) ?? undefined,
 	});
+	const stop = () => execution.cancel();
+	definition.stop?.addEventListener('abort', stop);
+	try {
+		return await execution;
+	} finally {
+		definition.stop?.removeEventListener('abort', stop);
+	}
 }
 
 /** A runner for one node type: each call runs the two-node workflow once. */
@@ -181,6 +192,7 @@ export function createWorkflowRunner(target: TargetNode): (options: WorkflowRun)
 			nodeTypes: { [target.typeName]: target.nodeType, [SOURCE_TYPE]: inputItemsNode(options.items) },
 			credentials: options.credentials,
 			startNode: SOURCE_NAME,
+			stop: options.stop,
 		});
 		const task = run.data.resultData.runData[name]?.[0];
 		return {

@@ -24,6 +24,8 @@ export interface RunNodeOptions {
 	retryOnFail?: { maxTries: number };
 	/** The id of the node's credential reference. Default: one per test (test/helpers/isolation.ts). */
 	credentialId?: string;
+	/** Stops the execution when aborted, as n8n's Stop button does. */
+	stop?: AbortSignal;
 }
 
 export type RunNodeResult = EngineRun;

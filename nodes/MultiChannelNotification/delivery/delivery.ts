@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow'
 import { sleep } from 'n8n-workflow';
 
 import type { Problem } from '../helpers/errors';
-import { asNodeError, inputError, problemsOf } from '../helpers/errors';
+import { asNodeError, inputError, pausedError, problemsOf } from '../helpers/errors';
 import type { ServiceConnection } from '../transport';
 import { getConnection, makeClient, sendOnce } from '../transport';
 import { MASK } from '../transport/secrets';
@@ -128,15 +128,16 @@ async function sendPaced(
 	outcomes: Outcomes,
 	tries: Tries,
 ): Promise<void> {
-	const { send, giveUp, mayHaveGoneOut } = itemSender(context, operation, connection, toSend, outcomes, tries);
+	const pacing = readPacing(context, toSend[0].itemIndex);
+	const { send, giveUp, mayHaveGoneOut } = itemSender(context, operation, connection, { toSend, outcomes, tries, maxWaitMs: pacing.maxWaitMs });
 	// One pace per service (credential and Base URL), shared with every execution in this process.
 	const service = paces.use(`${connection.credential.id || connection.credential.name}\u0000${connection.baseUrl}`, realClock.now());
 	const cancel = context.getExecutionCancelSignal?.();
 	try {
 		const stats = await schedule(
 			toSend.length,
-			{ send, giveUp, cancelled: () => cancel?.aborted === true },
-			readPacing(context, toSend[0].itemIndex),
+			{ send, giveUp, signal: cancel },
+			pacing,
 			realClock,
 			service.pace,
 		);
@@ -158,9 +159,7 @@ function itemSender(
 	context: IExecuteFunctions,
 	operation: SendOperation,
 	connection: ServiceConnection,
-	toSend: Ready[],
-	outcomes: Outcomes,
-	tries: Tries,
+	{ toSend, outcomes, tries, maxWaitMs }: { toSend: Ready[]; outcomes: Outcomes; tries: Tries; maxWaitMs: number },
 ) {
 	const client = makeClient.call(context, connection);
 	const mayHaveGoneOut = new Set<number>();
@@ -189,8 +188,9 @@ function itemSender(
 		}
 	};
 	const giveUp = (job: number, waitedMs: number, askedMs: number): 'done' | 'stop' => {
-		const error = lastRefusal.get(job) as NodeApiError;
-		error.description = `${error.description ?? ''} The item waited ${Math.round(waitedMs / 1000)} s in all and the service asked for ${Math.ceil(askedMs / 1000)} s more, past Options → Rate Limit Max Wait. Nothing was delivered for this item.`.trim();
+		// An item the shared pause held before it was ever sent has no refusal of its own.
+		const error = lastRefusal.get(job) ?? pausedError(context.getNode(), toSend[job].itemIndex);
+		error.description = `${error.description ?? ''} The item waited ${Math.round(waitedMs / 1000)} s in all and the service asked for ${Math.ceil(askedMs / 1000)} s more, past Options → Rate Limit Max Wait (Seconds) (${maxWaitMs / 1000}). Nothing was delivered for this item.`.trim();
 		return outcomes.fail(toSend[job].itemIndex, error) === 'stop' ? 'stop' : 'done';
 	};
 	return { send, giveUp, mayHaveGoneOut };

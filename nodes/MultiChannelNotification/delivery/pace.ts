@@ -51,6 +51,11 @@ export class Pace {
 	private readonly delivered: number[] = [];
 	private readonly waiters = new Set<() => void>();
 
+	/** When the service's pause (after a spent window) ends; in the past when no pause holds. */
+	pauseEnd(): number {
+		return this.pausedUntil;
+	}
+
 	/** Earliest time the next request may start under the rate and any pause. */
 	slot(): number {
 		return Math.max(this.pausedUntil, this.rate === Infinity ? -Infinity : this.nextSlot);

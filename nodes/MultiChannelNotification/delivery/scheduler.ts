@@ -1,3 +1,5 @@
+import type { Job } from './jobs';
+import { Jobs } from './jobs';
 import { CUT_EVERY_MS, INITIAL_LIMIT, Pace } from './pace';
 
 /**
@@ -11,12 +13,20 @@ import { CUT_EVERY_MS, INITIAL_LIMIT, Pace } from './pace';
  * - **Rate limited**: every start takes a slot of the shared rate. A 429'd item (a 429 is the
  *   only answer sent again) is queued again after the Retry-After the service gave; without one,
  *   after 1 s while messages are getting through (the rate is the backoff), else 1 s, 2 s, 4 s …
- *   up to 30 s. It gives up once its waiting would pass the item's budget.
+ *   up to 30 s. It gives up once its waiting would pass the item's budget; so does an item the
+ *   service's pause (set by a 429 to any execution) would hold past it, at once.
+ * - **Stop**: once the execution's cancel signal fires, nothing more starts and every wait ends.
  * - **Batches** (Batch Interval set): a batch of `limit` items, all answered, then the pause.
  */
 
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_CAP_MS = 30000;
+/**
+ * The longest one sleep of the scheduler lasts; a longer wait is slept in slices. Stop wakes the
+ * scheduler at once, but the real clock's timer (n8n-workflow's `sleep`) cannot be cancelled:
+ * this bounds what a stopped execution leaves running.
+ */
+const MAX_SLEEP_MS = 1000;
 
 export interface Clock {
 	now(): number;
@@ -35,8 +45,8 @@ interface Sender {
 	send(job: number, attempt: number): Promise<Attempt>;
 	/** The item has waited as long as it may; the answer decides whether the run goes on. */
 	giveUp(job: number, waitedMs: number, askedMs: number): 'done' | 'stop';
-	/** True once the execution is cancelled: nothing more starts. */
-	cancelled?(): boolean;
+	/** The execution's cancel signal: once aborted, nothing more starts and any wait ends at once. */
+	signal?: AbortSignal;
 }
 
 export interface PacingSettings {
@@ -58,14 +68,6 @@ export interface ScheduleStats {
 	longestWaitMs?: number;
 }
 
-interface Job {
-	index: number;
-	startedAt?: number;
-	attempt: number;
-	notBefore: number;
-	firstThrottledAt?: number;
-}
-
 /**
  * The wait a 429 answer asks for, in milliseconds: `Retry-After` as seconds or as an HTTP date.
  * Undefined when the header is absent or unreadable (the scheduler then backs off on its own).
@@ -83,55 +85,6 @@ export function backoff(attempt: number): number {
 	return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
 }
 
-/** The jobs of one execution not yet started: retries whose wait is over, fresh ones, retries still waiting. */
-class Jobs {
-	/** Retries whose wait is over, in item order: they go before fresh items. */
-	private readonly retries: Job[] = [];
-	/** The first fresh item. */
-	private next = 0;
-	/** Retries still waiting, soonest first. */
-	private readonly waiting: Job[] = [];
-
-	constructor(private readonly count: number) {}
-
-	/** Jobs that may start once there is room. */
-	pending(): number {
-		return this.retries.length + (this.count - this.next);
-	}
-
-	/** True when no job is left to start, now or later. */
-	allTaken(): boolean {
-		return this.pending() === 0 && this.waiting.length === 0;
-	}
-
-	/** The job to start next: a retry whose wait is over, else the next fresh item. */
-	take(): Job {
-		return this.retries.shift() ?? { index: this.next++, attempt: 0, notBefore: 0 };
-	}
-
-	/** Queues a refused job again, to start no sooner than `at`. */
-	retryAt(job: Job, at: number): void {
-		job.attempt++;
-		job.notBefore = at;
-		this.waiting.push(job);
-		this.waiting.sort((a, b) => a.notBefore - b.notBefore || a.index - b.index);
-	}
-
-	/** Moves the retries whose wait is over to the front, in item order. */
-	releaseDue(now: number): void {
-		const due = this.waiting.filter((job) => job.notBefore <= now);
-		if (due.length === 0) return;
-		this.waiting.splice(0, due.length);
-		this.retries.push(...due);
-		this.retries.sort((a, b) => a.index - b.index);
-	}
-
-	/** When the soonest waiting retry is due; undefined when none waits. */
-	nextDue(): number | undefined {
-		return this.waiting[0]?.notBefore;
-	}
-}
-
 /** One execution's run through the pace: what is in flight, its batches, its answers, its stats. */
 class Run {
 	readonly stats: ScheduleStats = { attempts: 0, throttled: 0, maxInFlight: 0 };
@@ -141,6 +94,8 @@ class Run {
 	private stopped = false;
 	private batchOpen = true;
 	private batchReadyAt = 0;
+	/** The pause holding this execution: since when, and its end as last seen; undefined while none holds. */
+	private held: { since: number; until: number } | undefined;
 
 	constructor(
 		count: number,
@@ -155,8 +110,9 @@ class Run {
 
 	/** Starts every job that may start at `now`: room in flight, a slot of the rate, an open batch. */
 	startWhatMay(now: number): void {
-		if (this.sender.cancelled?.() === true) this.stopped = true;
+		if (this.sender.signal?.aborted === true) this.stopped = true;
 		this.jobs.releaseDue(now);
+		if (!this.stopped) this.giveUpHeld(now);
 		const { batchInterval } = this.settings;
 		if (batchInterval > 0 && this.inFlight === 0) this.batchOpen = now >= this.batchReadyAt;
 		let startedInBatch = 0;
@@ -190,6 +146,27 @@ class Run {
 		if (due !== undefined) timers.push(due);
 		if (this.settings.batchInterval > 0 && this.inFlight === 0 && !this.batchOpen) timers.push(this.batchReadyAt);
 		return timers.length > 0 ? Math.min(...timers) : undefined;
+	}
+
+	/**
+	 * Gives up, at once, every job the service's pause would hold past Rate Limit Max Wait: the
+	 * pause only ever grows, so waiting for it would only end in the same failure later.
+	 */
+	private giveUpHeld(now: number): void {
+		const until = this.pace.pauseEnd();
+		if (until <= now) {
+			this.held = undefined;
+			return;
+		}
+		// A pause seen to end before now is over, though no wake came between: this is a new one,
+		// begun now (every 429 wakes every execution sharing the pace).
+		if (this.held === undefined || this.held.until <= now) this.held = { since: now, until };
+		this.held.until = until;
+		const { since } = this.held;
+		for (const job of this.jobs.heldPast(until, this.settings.maxWaitMs, since)) {
+			this.giveUp(job, now - (job.firstThrottledAt ?? since), Math.max(job.notBefore, until) - now);
+			if (this.stopped) return;
+		}
 	}
 
 	private limit(): number {
@@ -236,12 +213,14 @@ class Run {
 		const flowing = this.pace.deliveredSince(now - CUT_EVERY_MS) > 0;
 		const wait = retryAfterMs ?? (flowing ? BACKOFF_BASE_MS : backoff(job.attempt));
 		const waited = now - job.firstThrottledAt;
-		if (waited + wait > this.settings.maxWaitMs) {
-			this.noteWait(waited);
-			if (this.sender.giveUp(job.index, waited, wait) === 'stop') this.stopped = true;
-		} else {
-			this.jobs.retryAt(job, now + wait);
-		}
+		if (waited + wait > this.settings.maxWaitMs) this.giveUp(job, waited, wait);
+		else this.jobs.retryAt(job, now + wait);
+	}
+
+	/** The job has waited `waitedMs` and would wait `askedMs` more, past its budget: it fails. */
+	private giveUp(job: Job, waitedMs: number, askedMs: number): void {
+		this.noteWait(waitedMs);
+		if (this.sender.giveUp(job.index, waitedMs, askedMs) === 'stop') this.stopped = true;
 	}
 
 	/** An item held back by rate limits for `ms`, first refusal to last answer. */
@@ -251,8 +230,9 @@ class Run {
 }
 
 /**
- * Runs jobs 0 … count-1 through `sender` until each is done, or until one says stop. `pace` is
- * the service's shared pace (a fresh one when not given).
+ * Runs jobs 0 … count-1 through `sender` until each is done, or until one says stop or the
+ * execution is cancelled. `pace` is the service's shared pace (a fresh one when not given).
+ * Every wait is raced with the cancel signal: Stop ends it at once, whatever the clock.
  */
 export async function schedule(
 	count: number,
@@ -264,6 +244,8 @@ export async function schedule(
 	const run = new Run(count, sender, settings, clock, pace);
 	let wake = () => {};
 	const unsubscribe = pace.subscribe(() => wake());
+	const onAbort = () => wake();
+	sender.signal?.addEventListener('abort', onAbort);
 	try {
 		for (;;) {
 			const woken = new Promise<void>((resolve) => (wake = resolve));
@@ -271,9 +253,10 @@ export async function schedule(
 			run.startWhatMay(now);
 			if (run.over()) break;
 			const next = run.nextStartAt(now);
-			await (next === undefined ? woken : Promise.race([woken, clock.sleep(Math.max(0, next - now))]));
+			await (next === undefined ? woken : Promise.race([woken, clock.sleep(Math.min(MAX_SLEEP_MS, Math.max(0, next - now)))]));
 		}
 	} finally {
+		sender.signal?.removeEventListener('abort', onAbort);
 		unsubscribe();
 	}
 	if (pace.rate !== Infinity) run.stats.rate = pace.rate;

@@ -148,6 +148,22 @@ export function serviceError(node: INode, details: ServiceErrorDetails): Service
 	);
 }
 
+/**
+ * An item never sent: the service's pause after an HTTP 429 (to any request of its credential and
+ * Base URL, in any execution) would hold it past Rate Limit Max Wait. The caller adds how long.
+ * The service's refusal, as an item refused on its own 429: nothing delivered, no answer of its own.
+ */
+export function pausedError(node: INode, itemIndex: number): ServiceError {
+	return serviceError(node, {
+		itemIndex,
+		title: `Item ${itemIndex}: not sent: the service's rate limit pauses every send`,
+		description:
+			'The service refused another request with HTTP 429 (same credential and Base URL, in this execution or another), and every send to it waits for the Retry-After the service gave.',
+		cause: "the service's rate limit pauses every send",
+		delivery: 'rejected',
+	});
+}
+
 /** Any other failure, e.g. an expression that could not be resolved for an item. */
 export function otherError(node: INode, error: unknown, itemIndex?: number): NodeOperationError {
 	const text = error instanceof Error ? error.message : String(error);

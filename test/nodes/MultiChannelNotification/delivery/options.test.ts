@@ -109,7 +109,7 @@ describe('HTTP 429 handling', () => {
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.httpCode).toBe('429');
 		expect(error?.message).toBe('The service answered HTTP 429: rate limited');
-		expect(error?.description).toContain('past Options → Rate Limit Max Wait. Nothing was delivered for this item.');
+		expect(error?.description).toContain('past Options → Rate Limit Max Wait (Seconds) (4). Nothing was delivered for this item.');
 		expect(sandbox().deliveries()).toHaveLength(0);
 	});
 

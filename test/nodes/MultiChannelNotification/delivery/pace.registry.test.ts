@@ -54,9 +54,9 @@ describe('the registry of paces', () => {
 		const clock = new VirtualClock(0);
 		const service = new Service(clock, { latencyMs: 100 });
 		const pace = new Pace();
-		let cancelled = false;
-		const run = schedule(1000, { ...service.sender, cancelled: () => cancelled }, defaults, clock, pace);
-		void clock.sleep(250).then(() => (cancelled = true));
+		const stop = new AbortController();
+		const run = schedule(1000, { ...service.sender, signal: stop.signal }, defaults, clock, pace);
+		void clock.sleep(250).then(() => stop.abort());
 		await clock.run(run);
 		expect(service.arrivals.length).toBeLessThan(1000);
 		expect(pace.inFlight).toBe(0);

@@ -1,0 +1,78 @@
+/**
+ * Through n8n's engine: a 429 to one execution pauses every send to the service (the shared pace
+ * of delivery/pace.ts), and another execution sharing the pace keeps to its own Rate Limit Max
+ * Wait. The scheduler's timing is asserted on a virtual clock
+ * (scheduler.sharedPause.test.ts); here, the error the user sees and that nothing was sent.
+ */
+import type { INode } from 'n8n-workflow';
+
+import { paces } from '../../../../nodes/MultiChannelNotification/delivery/pace';
+import { toolResultForError } from '../../../../nodes/MultiChannelNotification/delivery/toolResult';
+import { pausedError } from '../../../../nodes/MultiChannelNotification/helpers/errors';
+import { runNode } from '../../../helpers/engine';
+import { testCredentialId } from '../../../helpers/isolation';
+import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+
+const sandbox = useSandbox();
+
+const sms = (phone: string, options: Record<string, number> = {}) => ({
+	resource: 'sms',
+	operation: 'send',
+	phoneNumber: phone,
+	message: 'paused',
+	options,
+});
+
+/** Resolves once the service's shared pace is paused (A's 429 has been read), polled on n8n's own turns. */
+async function pauseTaken(baseUrl: string): Promise<void> {
+	for (;;) {
+		const { pace, release } = paces.use(`${testCredentialId()}\u0000${baseUrl}`, Date.now());
+		const paused = pace.pauseEnd() > Date.now();
+		release(Date.now());
+		if (paused) return;
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+}
+
+test('execution B (Rate Limit Max Wait 1 s) while A\'s 429 pauses the service 3 s: B fails at once, naming the option, and sends nothing; A is delivered', async () => {
+	const credentials = credentialsFor(sandbox());
+	sandbox().injectFault({ kind: 'status', status: 429, message: 'too many requests', retryAfter: '3' });
+	const a = runNode({ parameters: sms('+6281300000001'), credentials });
+	await pauseTaken(credentials.baseUrl);
+	const b = await runNode({ parameters: sms('+6281300000002', { rateLimitMaxWait: 1 }), credentials });
+
+	expect(b.output).toBeUndefined();
+	// The service's refusal (of another request), as an item refused on its own 429 is reported.
+	expect(b.error?.name).toBe('NodeApiError');
+	expect(b.error?.message).toBe("Item 0: not sent: the service's rate limit pauses every send");
+	expect(b.error?.description).toMatch(/HTTP 429.*The item waited 0 s in all and the service asked for 3 s more, past Options → Rate Limit Max Wait \(Seconds\) \(1\)\. Nothing was delivered for this item\.$/s);
+	const phones = sandbox().requests.map((request) => (request.body as { phone_number: string }).phone_number);
+	expect(phones.filter((phone) => phone === '+6281300000002')).toEqual([]);
+
+	const { output, error } = await a;
+	expect(error).toBeUndefined();
+	expect(output?.map((item) => item.json.message)).toEqual(['success']);
+}, 30_000);
+
+test('Stop while the item waits out a 1-hour Retry-After: the execution ends cancelled, the item not sent again, no timer of the node left running', async () => {
+	const credentials = credentialsFor(sandbox());
+	sandbox().injectFault({ kind: 'status', status: 429, message: 'too many requests', retryAfter: '3600' });
+	const stop = new AbortController();
+	const run = runNode({ parameters: sms('+6281300000003', { rateLimitMaxWait: 7200 }), credentials, stop: stop.signal });
+	await pauseTaken(credentials.baseUrl);
+	stop.abort();
+	// Before, the node noticed Stop only when the hour was over: this await outlived the test's timeout.
+	const { run: execution } = await run;
+
+	expect(execution.status).toBe('canceled');
+	expect(sandbox().stats().received).toBe(1);
+	// The test environment fails a test that leaves a timer running 2 s after it ends (test/environment.js).
+});
+
+test("as an AI agent's tool result, the held item is one the service refused, not a failure of the workflow's setup", () => {
+	const node = { name: 'Send SMS', parameters: {} } as INode;
+	const result = toolResultForError(pausedError(node, 0), {});
+
+	expect(result).toMatchObject({ sent: false, outcome: 'rejected' });
+	expect(result.message).not.toMatch(/setup/);
+});

@@ -1,0 +1,167 @@
+/**
+ * One execution's pause and another's limits, on a virtual clock (test/helpers/virtualService.ts):
+ * a 429 to execution A pauses the service's shared pace (delivery/pace.ts) for A's Retry-After;
+ * execution B sharing it keeps to its own Rate Limit Max Wait, and Stop ends B's wait at once.
+ */
+import { Pace } from '../../../../nodes/MultiChannelNotification/delivery/pace';
+import type { Attempt, PacingSettings } from '../../../../nodes/MultiChannelNotification/delivery/scheduler';
+import { schedule } from '../../../../nodes/MultiChannelNotification/delivery/scheduler';
+import { adaptive } from '../../../helpers/scheduleRun';
+import { Service, VirtualClock } from '../../../helpers/virtualService';
+
+const PAUSE_MS = 12_000;
+const A_LATENCY_MS = 50;
+const maxWait = (seconds: number): PacingSettings => ({ ...adaptive, maxWaitMs: seconds * 1000 });
+
+/** Execution A: one item, refused once with Retry-After 12 s (a fresh pace: every send pauses), then delivered. */
+function executionA(clock: VirtualClock, pace: Pace) {
+	const service = new Service(clock, { latencyMs: A_LATENCY_MS }, (_job, attempt): Attempt | undefined =>
+		attempt === 0 ? { kind: 'throttled', retryAfterMs: PAUSE_MS } : undefined,
+	);
+	return { service, run: schedule(1, service.sender, adaptive, clock, pace) };
+}
+
+/** Execution B, started `atMs` after the clock's start, its schedule's end time noted; its sends recorded on its own. */
+function executionB(clock: VirtualClock, pace: Pace, atMs: number, settings: PacingSettings, signal?: AbortSignal) {
+	const service = new Service(clock);
+	const givenUpAt: number[] = [];
+	const sender = {
+		...service.sender,
+		giveUp: (job: number, waitedMs: number, askedMs: number) => {
+			givenUpAt.push(clock.now());
+			return service.sender.giveUp(job, waitedMs, askedMs);
+		},
+		signal,
+	};
+	const result = { service, givenUpAt, endedAt: NaN };
+	const run = clock.sleep(atMs).then(async () => {
+		await schedule(1, sender, settings, clock, pace);
+		result.endedAt = clock.now();
+	});
+	return { ...result, result, run };
+}
+
+describe("another execution's pause and this execution's Rate Limit Max Wait", () => {
+	test('B (max wait 2 s) while A\'s 429 pauses the shared pace 12 s: B\'s item gives up at once, nothing sent for it; A goes on', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		const a = executionA(clock, pace);
+		// B starts after A's refusal has paused the pace (A's answer comes at 50 ms).
+		const b = executionB(clock, pace, 100, maxWait(2));
+		await clock.run(Promise.all([a.run, b.run]));
+
+		expect(b.service.arrivals).toEqual([]);
+		expect(b.service.givenUp).toEqual([{ job: 0, waitedMs: 0, askedMs: A_LATENCY_MS + PAUSE_MS - 100 }]);
+		// At once: waiting for the pause's end would pass the limit anyway.
+		expect(b.givenUpAt.map((at) => at - start)).toEqual([100]);
+		expect(b.result.endedAt - start).toBe(100);
+		// A's own item waits the pause out and is delivered.
+		expect(a.service.delivered.get(0)).toBe(1);
+		expect(a.service.givenUp).toEqual([]);
+	});
+
+	test('B (max wait 20 s) while the shared pace is paused 12 s: B waits the pause out and is delivered', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		const a = executionA(clock, pace);
+		const b = executionB(clock, pace, 100, maxWait(20));
+		await clock.run(Promise.all([a.run, b.run]));
+
+		expect(b.service.givenUp).toEqual([]);
+		expect(b.service.delivered.get(0)).toBe(1);
+		expect(b.service.arrivals[0].at - start).toBeGreaterThanOrEqual(A_LATENCY_MS + PAUSE_MS);
+	});
+
+	test('a refused item of B waiting for its retry when A\'s 429 pauses the pace 12 s: given up then, not at the pause\'s end', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		// B: item 0 delivered at 50 ms; item 1 refused at 60 ms with Retry-After 1 s (a cut, not a pause: something got through).
+		const latencyB = (job: number) => (job === 0 ? 50 : 60);
+		const service = new Service(clock, { latencyMs: latencyB }, (job, attempt): Attempt | undefined =>
+			job === 1 && attempt === 0 ? { kind: 'throttled', retryAfterMs: 1000 } : undefined,
+		);
+		const givenUpAt: number[] = [];
+		const sender = {
+			...service.sender,
+			giveUp: (job: number, waitedMs: number, askedMs: number) => {
+				givenUpAt.push(clock.now());
+				return service.sender.giveUp(job, waitedMs, askedMs);
+			},
+		};
+		const b = schedule(2, sender, maxWait(2), clock, pace);
+		// A: sent at 0, refused at 300 ms with Retry-After 12 s; nothing got through since B's cut: every send pauses.
+		const a = new Service(clock, { latencyMs: 300 }, (_job, attempt): Attempt | undefined =>
+			attempt === 0 ? { kind: 'throttled', retryAfterMs: PAUSE_MS } : undefined,
+		);
+		const aRun = schedule(1, a.sender, adaptive, clock, pace);
+		await clock.run(Promise.all([aRun, b]));
+
+		expect(service.arrivals.map(({ job, attempt }) => [job, attempt])).toEqual([
+			[0, 0],
+			[1, 0],
+		]);
+		expect(service.delivered.has(1)).toBe(false);
+		expect(service.givenUp).toEqual([{ job: 1, waitedMs: 300 - 60, askedMs: PAUSE_MS }]);
+		expect(givenUpAt.map((at) => at - start)).toEqual([300]);
+		expect(a.delivered.get(0)).toBe(1);
+	});
+
+	test('two pauses apart, the second seen only when it begins: B\'s item counts its wait from the second, not from the first', async () => {
+		const clock = new VirtualClock(0);
+		const pace = new Pace();
+		// B, one in flight (Concurrency 1): item 0 answered at 5 s, so item 1 waits for room until then.
+		const b = new Service(clock, { latencyMs: (job) => (job === 0 ? 5000 : 0) });
+		const bRun = schedule(2, b.sender, { ...maxWait(2), concurrency: 1 }, clock, pace);
+		// A: refused at 50 ms (pause to 1,050 ms), sent again at 1,050 ms and refused at 3 s (pause to 4 s), then delivered.
+		const aLatency = [50, 1950, 0];
+		const a = {
+			send: async (_job: number, attempt: number): Promise<Attempt> => {
+				await clock.sleep(aLatency[attempt]);
+				return attempt < 2 ? { kind: 'throttled', retryAfterMs: 1000 } : { kind: 'done' };
+			},
+			giveUp: () => 'done' as const,
+		};
+		await clock.run(Promise.all([bRun, schedule(1, a, adaptive, clock, pace)]));
+
+		// Each pause lasts 1 s, within B's 2 s; the first pause's start does not count for the second.
+		expect(b.givenUp).toEqual([]);
+		expect([...b.delivered.keys()].sort()).toEqual([0, 1]);
+	});
+});
+
+describe('Stop during a wait', () => {
+	test('B waiting out A\'s 12 s pause is cancelled at 1 s: its schedule ends at 1 s, nothing sent, nothing given up', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		const a = executionA(clock, pace);
+		const stop = new AbortController();
+		const b = executionB(clock, pace, 100, maxWait(120), stop.signal);
+		void clock.sleep(1000).then(() => stop.abort());
+		await clock.run(Promise.all([a.run, b.run]));
+
+		expect(b.result.endedAt - start).toBe(1000);
+		expect(b.service.arrivals).toEqual([]);
+		expect(b.service.givenUp).toEqual([]);
+		expect(pace.inFlight).toBe(0);
+	});
+
+	test('an item waiting for its own Retry-After of 60 s is cancelled at 1 s: the schedule ends at 1 s without sending it again', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const service = new Service(clock, {}, (_job, attempt): Attempt | undefined =>
+			attempt === 0 ? { kind: 'throttled', retryAfterMs: 60_000 } : undefined,
+		);
+		const stop = new AbortController();
+		void clock.sleep(1000).then(() => stop.abort());
+		const sender = { ...service.sender, signal: stop.signal };
+		await clock.run(schedule(1, sender, adaptive, clock));
+
+		expect(clock.now() - start).toBe(1000);
+		expect(service.arrivals).toHaveLength(1);
+		expect(service.givenUp).toEqual([]);
+	});
+});
