@@ -9,63 +9,10 @@
  * only when the credential's own Ignore SSL Issues (Insecure) is on: otherwise anyone on the
  * network path could pose as the Base URL's origin and read the key: such a request is refused.
  */
-import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
-
-import { MultiChannelNotificationApi } from '../../credentials/MultiChannelNotificationApi.credentials';
-import { createWorkflowRunner } from '../../harness/workflowRunner';
 import { SPECIAL_KEY, useHostileService } from '../helpers/boundary';
+import { CREDENTIAL, runCourier as run } from '../helpers/keyCourier';
 import { redirectAnswer } from '../helpers/hostileService';
 import { untrustedTls } from '../helpers/sandbox';
-
-const CREDENTIAL = new MultiChannelNotificationApi();
-
-/** A node that sends one GET with the credential to the URL it is given. */
-const courier: INodeType = {
-	description: {
-		displayName: 'Key Courier',
-		name: 'test.keyCourier',
-		group: ['transform'],
-		version: 1,
-		description: 'Sends one request with the Multi-Channel Notification API credential',
-		defaults: { name: 'Key Courier' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL.name, required: true }],
-		properties: [
-			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-			{ displayName: 'Helper', name: 'helper', type: 'string', default: 'legacy' },
-			{ displayName: 'Ignore SSL Issues', name: 'ignoreSsl', type: 'boolean', default: false },
-		],
-	},
-	async execute(this: IExecuteFunctions) {
-		const url = this.getNodeParameter('url', 0) as string;
-		const ignoreSsl = this.getNodeParameter('ignoreSsl', 0) as boolean;
-		const answer: unknown =
-			this.getNodeParameter('helper', 0) === 'legacy'
-				? await this.helpers.requestWithAuthentication.call(this, CREDENTIAL.name, {
-						method: 'GET',
-						uri: url,
-						followRedirect: true,
-						followAllRedirects: true,
-						sendCredentialsOnCrossOriginRedirect: true,
-						resolveWithFullResponse: true,
-						simple: false,
-						rejectUnauthorized: !ignoreSsl,
-					})
-				: await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL.name, {
-						method: 'GET',
-						url,
-						returnFullResponse: true,
-						ignoreHttpStatusErrors: true,
-						skipSslCertificateValidation: ignoreSsl,
-					});
-		const { statusCode } = answer as { statusCode: number };
-		return [[{ json: { statusCode }, pairedItem: { item: 0 } }]];
-	},
-};
-
-const run = createWorkflowRunner({ typeName: 'test.keyCourier', typeVersion: 1, nodeType: courier });
 
 const service = useHostileService();
 const elsewhere = useHostileService();

@@ -5,8 +5,13 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { paces } from '../../nodes/MultiChannelNotification/delivery/pace';
 import type { Fault } from '../../sandbox/server';
+import { ask, open, queryOf } from '../helpers/askAgain';
+import { SPECIAL_KEY, useHostileService } from '../helpers/boundary';
 import { runNode } from '../helpers/engine';
+import { testCredentialId } from '../helpers/isolation';
+import { CREDENTIAL, runCourier } from '../helpers/keyCourier';
 import { recordFigures } from '../helpers/reliabilityFigures';
 import { credentialsFor, useSandbox } from '../helpers/sandbox';
 
@@ -82,3 +87,73 @@ describe('Send Once Per Key: executions at once', () => {
 		rows.push({ edge: 'overlapping executions', tried: '20 executions at once with 20 different keys, then the same again', outcome: `${perKey.reduce((a, b) => a + b, 0)} messages, ${perKey.filter((count) => count === 1).length} keys sent exactly once` });
 	});
 });
+
+describe('Send and Wait: an earlier question’s link once the node asked again', () => {
+	test('the first link, opened and answered after a second question went out', async () => {
+		const first = await ask(sandbox, '+6281111111111');
+		const second = await ask(sandbox, '+6282222222222');
+		const opened = await open(second.saved, queryOf(first.link), 'GET');
+		const answered = await open(second.saved, queryOf(first.link), 'POST');
+		expect([opened.status, answered.status]).toEqual([410, 410]);
+		expect(answered.workflowData).toBeUndefined();
+		const current = await open(second.saved, queryOf(second.link), 'POST');
+		expect(current.workflowData).toBeDefined();
+		rows.push({
+			edge: 'replayed answer link',
+			tried: "one node asks twice; the first message's link opened (GET) and answered (POST) after the second went out",
+			outcome: `HTTP ${opened.status} and ${answered.status} (the page says the question was replaced), nothing recorded; the second link answers`,
+		});
+	});
+});
+
+describe('the key, when another node uses the credential', () => {
+	const service = useHostileService();
+	const elsewhere = useHostileService();
+	test.each(['legacy', 'http'] as const)('a request for another origin through n8n’s %s request helper', async (helper) => {
+		const { error } = await runCourier({
+			parameters: { url: `${elsewhere.url}/collect`, helper, ignoreSsl: false },
+			items: [{}],
+			credentials: { [CREDENTIAL.name]: { type: CREDENTIAL, data: { apiKey: SPECIAL_KEY, baseUrl: service.url } } },
+		});
+		expect(error?.message).toContain('Nothing was sent');
+		expect(elsewhere.connections()).toBe(0);
+		rows.push({
+			edge: 'the key from another node',
+			tried: `a node using the credential (as the HTTP Request node does, n8n's ${helper === 'legacy' ? 'older' : 'newer'} request helper) asks for another https origin`,
+			outcome: `refused before sending ("${String(error?.message).slice(0, 60)}…"); connections to that origin: ${elsewhere.connections()}`,
+		});
+	});
+});
+
+describe("one execution's 429 pause and another execution's Rate Limit Max Wait", () => {
+	test('B (Rate Limit Max Wait 1 s) while A’s 429 pauses the service 3 s', async () => {
+		const credentials = credentialsFor(sandbox());
+		sandbox().injectFault({ kind: 'status', status: 429, message: 'too many requests', retryAfter: '3' });
+		const single = (phone: string, options: IDataObject = {}): INodeParameters => ({ resource: 'sms', operation: 'send', phoneNumber: phone, message: 'paused', options: options as INodeParameters });
+		const a = runNode({ parameters: single('+6281300000001'), credentials });
+		await pauseTaken(credentials.baseUrl);
+		const started = performance.now();
+		const b = await runNode({ parameters: single('+6281300000002', { rateLimitMaxWait: 1 }), credentials });
+		const heldMs = performance.now() - started;
+		expect(b.error?.message).toContain('pauses every send');
+		expect((await a).error).toBeUndefined();
+		const sentForB = sandbox().requests.filter((request) => (request.body as { phone_number: string }).phone_number === '+6281300000002').length;
+		expect(sentForB).toBe(0);
+		rows.push({
+			edge: 'bounded pause',
+			tried: "execution B (Rate Limit Max Wait (Seconds) 1) starts while execution A's 429 (Retry-After: 3) pauses the service",
+			outcome: `B failed after ${Math.round(heldMs)} ms ("not sent: the service's rate limit pauses every send"), ${sentForB} requests for it; A delivered after the pause`,
+		});
+	}, 30_000);
+});
+
+/** Resolves once the service's shared pace is paused (A's 429 has been read), polled on n8n's own turns. */
+async function pauseTaken(baseUrl: string): Promise<void> {
+	for (;;) {
+		const { pace, release } = paces.use(`${testCredentialId()}\u0000${baseUrl}`, Date.now());
+		const paused = pace.pauseEnd() > Date.now();
+		release(Date.now());
+		if (paused) return;
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+}
