@@ -1,11 +1,13 @@
 /**
  * Options → Timeout (Milliseconds), read for each item: unset stays unset, at least 1 ms, parts
- * of a millisecond rounded up, and anything over an hour cut to an hour.
+ * of a millisecond rounded up, and anything over an hour cut to an hour. Options → Send Once
+ * History Size: unset is 10000; a whole number from 1 to a million, else refused.
  */
 import { ITEM_OPTIONS_LABELS, itemOptionsSchema } from '../../../../nodes/MultiChannelNotification/schemas/itemOptions.schema';
 import { verdict } from '../../../fixtures/problems';
 
 const check = (timeout: unknown) => verdict(itemOptionsSchema, ITEM_OPTIONS_LABELS, { timeout });
+const history = (dedupeHistorySize: unknown) => verdict(itemOptionsSchema, ITEM_OPTIONS_LABELS, { dedupeHistorySize });
 
 test.each([
 	['unset', undefined, undefined],
@@ -15,7 +17,7 @@ test.each([
 	['an hour', 3_600_000, 3_600_000],
 	['more than an hour, cut to an hour', 7_200_000, 3_600_000],
 ])('%s: taken', (_name, timeout, taken) => {
-	expect(check(timeout)).toEqual({ data: { timeout: taken }, problems: [] });
+	expect(check(timeout)).toEqual({ data: { timeout: taken, dedupeHistorySize: 10_000 }, problems: [] });
 });
 
 test.each([
@@ -25,5 +27,26 @@ test.each([
 ])('%s: refused, naming the field and the value', (_name, timeout, shown) => {
 	expect(check(timeout).problems).toEqual([
 		{ field: 'Timeout (Milliseconds)', path: ['options', 'timeout'], rule: 'must be a number of milliseconds, at least 1', value: shown },
+	]);
+});
+
+test.each([
+	['unset: the default', undefined, 10_000],
+	['the least', 1, 1],
+	['a number as text', '500', 500],
+	['the most', 1_000_000, 1_000_000],
+])('Send Once History Size %s: taken', (_name, size, taken) => {
+	expect(history(size).data).toEqual({ timeout: undefined, dedupeHistorySize: taken });
+});
+
+test.each([
+	['0', 0, '0'],
+	['a part', 2.5, '2.5'],
+	['over a million', 1_000_001, '1000001'],
+	['empty text', '', '""'],
+	['not a number', 'many', '"many"'],
+])('Send Once History Size %s: refused, naming the field and the value', (_name, size, shown) => {
+	expect(history(size).problems).toEqual([
+		{ field: 'Send Once History Size', path: ['options', 'dedupeHistorySize'], rule: 'must be a whole number of keys from 1 to 1000000', value: shown },
 	]);
 });
