@@ -5,13 +5,12 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { paces } from '../../nodes/MultiChannelNotification/delivery/pace';
 import type { Fault } from '../../sandbox/server';
 import { ask, open, queryOf } from '../helpers/askAgain';
 import { SPECIAL_KEY, useHostileService } from '../helpers/boundary';
 import { runNode } from '../helpers/engine';
-import { testCredentialId } from '../helpers/isolation';
 import { CREDENTIAL, runCourier } from '../helpers/keyCourier';
+import { pauseTaken } from '../helpers/pauseTaken';
 import { recordFigures } from '../helpers/reliabilityFigures';
 import { credentialsFor, useSandbox } from '../helpers/sandbox';
 
@@ -146,14 +145,3 @@ describe("one execution's 429 pause and another execution's Rate Limit Max Wait"
 		});
 	}, 30_000);
 });
-
-/** Resolves once the service's shared pace is paused (A's 429 has been read), polled on n8n's own turns. */
-async function pauseTaken(baseUrl: string): Promise<void> {
-	for (;;) {
-		const { pace, release } = paces.use(`${testCredentialId()}\u0000${baseUrl}`, Date.now());
-		const paused = pace.pauseEnd() > Date.now();
-		release(Date.now());
-		if (paused) return;
-		await new Promise((resolve) => setImmediate(resolve));
-	}
-}

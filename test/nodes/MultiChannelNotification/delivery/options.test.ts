@@ -181,18 +181,21 @@ describe('Nothing but a 429 is ever resent', () => {
 		expect(error?.description).toContain('Service answer (not JSON): <html>');
 	});
 
+	/** A document to each item's number, one after another; the service refuses one whose chat has not started. */
+	const documentOneByOne: INodeParameters = {
+		resource: 'chatMessage',
+		operation: 'sendMedia',
+		from: '+6281100000000',
+		to: '={{ $json.to }}',
+		mediaType: 'document',
+		mediaUrl: 'https://cdn.example.com/invoice.pdf',
+		options: { concurrency: 1 },
+	};
+
 	test('a failure after one item was sent names that one item', async () => {
 		sandbox().startChat('+6281234567890');
 		const { error } = await runNode({
-			parameters: {
-				resource: 'chatMessage',
-				operation: 'sendMedia',
-				from: '+6281100000000',
-				to: '={{ $json.to }}',
-				mediaType: 'document',
-				mediaUrl: 'https://cdn.example.com/invoice.pdf',
-				options: { concurrency: 1 },
-			},
+			parameters: documentOneByOne,
 			items: [{ to: '+6281234567890' }, { to: '+6289999999999' }],
 			credentials: credentialsFor(sandbox()),
 		});
@@ -203,15 +206,7 @@ describe('Nothing but a 429 is ever resent', () => {
 		// The service refuses media to a number that has not started the chat: item 2 here.
 		sandbox().startChat('+6281234567890');
 		const { error } = await runNode({
-			parameters: {
-				resource: 'chatMessage',
-				operation: 'sendMedia',
-				from: '+6281100000000',
-				to: '={{ $json.to }}',
-				mediaType: 'document',
-				mediaUrl: 'https://cdn.example.com/invoice.pdf',
-				options: { concurrency: 1 },
-			},
+			parameters: documentOneByOne,
 			items: [
 				{ to: '+6281234567890' },
 				{ to: '+6281234567890' },

@@ -6,11 +6,10 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { paces } from '../../../../nodes/MultiChannelNotification/delivery/pace';
 import { toolResultForError } from '../../../../nodes/MultiChannelNotification/delivery/toolResult';
 import { pausedError } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import { runNode } from '../../../helpers/engine';
-import { testCredentialId } from '../../../helpers/isolation';
+import { pauseTaken } from '../../../helpers/pauseTaken';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
 const sandbox = useSandbox();
@@ -23,16 +22,6 @@ const sms = (phone: string, options: Record<string, number> = {}) => ({
 	options,
 });
 
-/** Resolves once the service's shared pace is paused (A's 429 has been read), polled on n8n's own turns. */
-async function pauseTaken(baseUrl: string): Promise<void> {
-	for (;;) {
-		const { pace, release } = paces.use(`${testCredentialId()}\u0000${baseUrl}`, Date.now());
-		const paused = pace.pauseEnd() > Date.now();
-		release(Date.now());
-		if (paused) return;
-		await new Promise((resolve) => setImmediate(resolve));
-	}
-}
 
 test('execution B (Rate Limit Max Wait 1 s) while A\'s 429 pauses the service 3 s: B fails at once, naming the option, and sends nothing; A is delivered', async () => {
 	const credentials = credentialsFor(sandbox());

@@ -41,15 +41,21 @@ function executionB(clock: VirtualClock, pace: Pace, atMs: number, settings: Pac
 	return { ...result, result, run };
 }
 
+/** A refused at 50 ms (the pace paused 12 s), B started at 100 ms with `settings`: both run to their end. */
+async function aThenB(settings: ReturnType<typeof maxWait>) {
+	const clock = new VirtualClock(0);
+	const start = clock.now();
+	const pace = new Pace();
+	const a = executionA(clock, pace);
+	const b = executionB(clock, pace, 100, settings);
+	await clock.run(Promise.all([a.run, b.run]));
+	return { start, a, b };
+}
+
 describe("another execution's pause and this execution's Rate Limit Max Wait", () => {
 	test('B (max wait 2 s) while A\'s 429 pauses the shared pace 12 s: B\'s item gives up at once, nothing sent for it; A goes on', async () => {
-		const clock = new VirtualClock(0);
-		const start = clock.now();
-		const pace = new Pace();
-		const a = executionA(clock, pace);
 		// B starts after A's refusal has paused the pace (A's answer comes at 50 ms).
-		const b = executionB(clock, pace, 100, maxWait(2));
-		await clock.run(Promise.all([a.run, b.run]));
+		const { start, a, b } = await aThenB(maxWait(2));
 
 		expect(b.service.arrivals).toEqual([]);
 		expect(b.service.givenUp).toEqual([{ job: 0, waitedMs: 0, askedMs: A_LATENCY_MS + PAUSE_MS - 100 }]);
@@ -62,12 +68,7 @@ describe("another execution's pause and this execution's Rate Limit Max Wait", (
 	});
 
 	test('B (max wait 20 s) while the shared pace is paused 12 s: B waits the pause out and is delivered', async () => {
-		const clock = new VirtualClock(0);
-		const start = clock.now();
-		const pace = new Pace();
-		const a = executionA(clock, pace);
-		const b = executionB(clock, pace, 100, maxWait(20));
-		await clock.run(Promise.all([a.run, b.run]));
+		const { start, b } = await aThenB(maxWait(20));
 
 		expect(b.service.givenUp).toEqual([]);
 		expect(b.service.delivered.get(0)).toBe(1);
