@@ -133,6 +133,8 @@ export interface NodeItem {
 
 export interface TaskData {
 	error?: { message?: string; description?: string };
+	/** How long the node's run took, in ms, as n8n measured it. */
+	executionTime?: number;
 	/** Output items per connection type (`main`, or `ai_tool` for a tool) and output index. */
 	data?: Record<string, Array<NodeItem[] | null> | undefined>;
 }
