@@ -97,8 +97,8 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		await tab.select('approvalType', 'Approve and Disapprove');
 		editor.expectEqual(await tab.values('disapproveLabel'), { disapproveLabel: '✗ Decline' }, 'Approve and Disapprove brings Disapprove Button Label "✗ Decline" back');
 
-		const offered = ['Dry Run', 'Limit Wait Time', 'Phone Number Format', 'Timeout (Milliseconds)'];
-		const offeredSaid = 'Options → Add Option offers Dry Run, Limit Wait Time, Phone Number Format, Timeout (no pacing or Send Once options)';
+		const offered = ['Allow Unsigned Answer Links', 'Dry Run', 'Limit Wait Time', 'Phone Number Format', 'Timeout (Milliseconds)'];
+		const offeredSaid = 'Options → Add Option offers Allow Unsigned Answer Links, Dry Run, Limit Wait Time, Phone Number Format, Timeout (no pacing or Send Once options)';
 		editor.expectEqual(await tab.addOption('Limit Wait Time'), offered, offeredSaid);
 		const limit = { ...(await tab.values('limitType', 'resumeAmount', 'resumeUnit')), maxDateAndTimeShown: await tab.field('maxDateAndTime').isVisible() };
 		const limitSaid = 'Limit Wait Time starts at After Time Interval, Amount 45.00 (two decimals, as n8n\'s own), Unit Minutes';
