@@ -145,7 +145,7 @@ async function sendPaced(
 	} finally {
 		service.release(realClock.now());
 		const unsent = toSend.filter((item) => item.options.dedupeKey !== '' && !mayHaveGoneOut.has(item.itemIndex));
-		await releaseKeys(context, unsent.map((item) => item.options.dedupeKey), toSend[0].options.dedupeHistorySize);
+		await releaseKeys(context, unsent.map((item) => item.options.dedupeKey));
 	}
 }
 

@@ -94,10 +94,10 @@ function storeError(context: IExecuteFunctions, { itemIndex, options }: Ready, e
  * Forgets keys whose message certainly did not go out, so a re-run sends them. A store that
  * cannot be written keeps them: those items are then skipped on a re-run, which is logged.
  */
-export async function releaseKeys(context: IExecuteFunctions, keys: string[], historySize: number): Promise<void> {
+export async function releaseKeys(context: IExecuteFunctions, keys: string[]): Promise<void> {
 	if (keys.length === 0) return;
 	try {
-		await inTurn(context, async () => await context.helpers.removeProcessed(keys, SCOPE, { mode: 'entries', maxEntries: historySize }));
+		await inTurn(context, async () => await context.helpers.removeProcessed(keys, SCOPE, { mode: 'entries' }));
 	} catch (error) {
 		context.logger.warn(`Send Once Per Key could not forget the keys of messages that were not sent (${keys.length}); a re-run skips them: ${String(error)}`);
 	}

@@ -46,11 +46,25 @@ function readings(address: string, baseURL: unknown): Array<URL | undefined> {
 const destination = (url: URL): string => (url.origin === 'null' ? `a ${url.protocol} address` : url.origin);
 
 /**
+ * The Base URL as `checkBaseUrl` reads it, remembered for the last credential values: n8n calls
+ * `authenticate` for every request, and reading the Base URL through its schema costs about a
+ * tenth of a millisecond, each time the same.
+ */
+let lastChecked: { baseUrl: unknown; allowPlainHttp: boolean; checked: ReturnType<typeof checkBaseUrl> } | undefined;
+
+function checkedBaseUrl(baseUrl: unknown, allowPlainHttp: boolean): ReturnType<typeof checkBaseUrl> {
+	if (lastChecked === undefined || lastChecked.baseUrl !== baseUrl || lastChecked.allowPlainHttp !== allowPlainHttp) {
+		lastChecked = { baseUrl, allowPlainHttp, checked: checkBaseUrl(baseUrl, { allowPlainHttp }) };
+	}
+	return lastChecked.checked;
+}
+
+/**
  * Why the key may not go on this request, as the sentence the user reads (saying nothing was
  * sent); undefined when it may.
  */
 export function keyDestinationRefusal(credentials: ICredentialDataDecryptedObject, request: RequestDestination): string | undefined {
-	const checked = checkBaseUrl(credentials.baseUrl, { allowPlainHttp: credentials.allowPlainHttp === true });
+	const checked = checkedBaseUrl(credentials.baseUrl, credentials.allowPlainHttp === true);
 	if ('problems' in checked) return `Credential problem: ${credentialProblem(checked.problems)}. Nothing was sent.`;
 	const { origin } = checked.data;
 	const only = `${CREDENTIAL} sends its API key only to its Base URL origin, ${origin}`;
