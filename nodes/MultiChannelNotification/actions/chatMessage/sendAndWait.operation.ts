@@ -35,6 +35,10 @@ export const description: INodeProperties[] = updateDisplayOptions(
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const candidate = readTemplateFields(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
 	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), answerLink(this));
+	// The editor refuses an empty Message, not an expression that comes out empty: the page would ask nothing.
+	if (String(this.getNodeParameter('message', itemIndex, '') ?? '').trim() === '') {
+		problems.push({ field: 'Message', path: ['message'], rule: 'is required: the answer page shows it above the choices' });
+	}
 	if (problems.length > 0) throw inputError(this.getNode(), itemIndex, problems);
 	return templateRequest(this, candidate, itemIndex);
 }
