@@ -45,6 +45,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { HUMAN_REVIEW_RESOURCE } from '../../nodes/MultiChannelNotification/helpers/resource';
 import { findAnswerLink } from '../../sandbox/server';
+import { recordedAnswer } from './lib/answers';
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
 import { N8N_MAJOR, N8N_VERSION, NODE_TYPE } from './lib/config';
@@ -56,6 +57,9 @@ import type { ScriptedCall } from './lib/openaiStandIn';
 import { chatModelNode, useStandIn } from './lib/openaiStandIn';
 import { answerAsPerson, requestsTo, SMS_PATH, smsOf } from './lib/sandbox';
 import { step } from './lib/stack';
+
+/** `respondedAt` of every answer here is later than this. */
+const CHECK_STARTED = Date.now();
 
 const HITL_TYPE = `${NODE_TYPE}HitlTool`;
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
@@ -180,8 +184,10 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext, standI
 		const review = firstJson(finished, REVIEW);
 		const asked = (review?.question ?? {}) as Record<string, unknown>;
 		expect(
-			isDeepStrictEqual(review?.data, { approved: answer === 'approve' }) && asked.channel === 'sms' && asked.recipient === REVIEWER,
-			`${label}: the review node output { data: { approved: ${answer === 'approve'} } }, and the SMS to the reviewer it answers`,
+			isDeepStrictEqual(recordedAnswer(review?.data, CHECK_STARTED), { answer: { approved: answer === 'approve' }, timed: true }) &&
+				asked.channel === 'sms' &&
+				asked.recipient === REVIEWER,
+			`${label}: the review node output { data: { approved: ${answer === 'approve'}, respondedAt } }, and the SMS to the reviewer it answers`,
 			review,
 		);
 		return {

@@ -24,6 +24,7 @@ import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 
+import { recordedAnswer } from './lib/answers';
 import type { CheckContext } from './lib/check';
 import { queueCheck, runIfMain } from './lib/check';
 import { N8N_VERSION } from './lib/config';
@@ -35,6 +36,9 @@ import type { QueueStack } from './lib/queue';
 import { QUEUE_DB_POOL_SIZE, countsBecome, finishedIn, startedOn, statusCounts } from './lib/queue';
 import { requestsTo, smsOf } from './lib/sandbox';
 import { step } from './lib/stack';
+
+/** `respondedAt` of every answer here is later than this. */
+const CHECK_STARTED = Date.now();
 
 const WAITING = Number(process.env.WAITING ?? 100);
 /**
@@ -179,13 +183,13 @@ async function body({ sandbox, stack, expect }: CheckContext & { stack: QueueSta
 		return (
 			!outcome ||
 			outcome.data?.resultData.runData.After?.length !== 1 ||
-			!isDeepStrictEqual(ask?.data, { approved: approves(answer.index) }) ||
+			!isDeepStrictEqual(recordedAnswer(ask?.data, CHECK_STARTED), { answer: { approved: approves(answer.index) }, timed: true }) ||
 			askedWho !== event(answer.index).phone
 		);
 	});
 	expect(
 		wrong.length === 0,
-		'each resumed with its own person’s answer ({ data: { approved } }, question.recipient that person’s number), and After ran once in each',
+		'each resumed with its own person’s answer ({ data: { approved, respondedAt } }, question.recipient that person’s number), and After ran once in each',
 		wrong.slice(0, 5).map((answer) => ({ answer: answer.index, ask: firstJson(outcomes.get(answer.executionId), 'Ask') })),
 	);
 	const ran = stack.workers.map((worker, index) => startedOn(worker) - startedBefore[index]);

@@ -18,6 +18,7 @@ import { isDeepStrictEqual } from 'node:util';
 
 import type { Page } from 'playwright-core';
 
+import { recordedAnswer } from './lib/answers';
 import { launchChromium, SCREENSHOTS } from './lib/browser';
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
@@ -76,15 +77,20 @@ const JSON_FORM_WORKFLOW = workflowFixture('mcnSendAndWait04', 'Send and Wait ch
 /** Until the execution waits for its answer, or has finished. */
 const SETTLED = ['waiting', ...FINISHED];
 const APPROVED = { approved: true };
+/** `respondedAt` of every answer here is later than this. */
+const CHECK_STARTED = Date.now();
 /**
- * An answered Ask: `data` exactly as n8n's own send-and-wait nodes give it, and beside it
+ * An answered Ask: `data` exactly as n8n's own send-and-wait nodes give it (`respondedAt` the
+ * time of the answer, lib/answers.ts), and beside it
  * `question`, naming the SMS it answers (the number as sent and the service's ids).
  */
 function answersWith(json: Record<string, unknown> | undefined, data: unknown): boolean {
 	const question = (json?.question ?? {}) as Record<string, unknown>;
+	const { answer, timed } = recordedAnswer(json?.data, CHECK_STARTED);
 	return (
 		isDeepStrictEqual(Object.keys(json ?? {}).sort(), ['data', 'question']) &&
-		isDeepStrictEqual(json?.data, data) &&
+		isDeepStrictEqual(answer, data) &&
+		timed &&
 		question.channel === 'sms' &&
 		question.recipient === ASK.phoneNumber &&
 		typeof question.messageId === 'string' &&
@@ -150,7 +156,7 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 	expect(answered.status === 200 && answered.text.includes('Recorded: Refund'), 'the approval POST is recorded', answered);
 	const finished = await client.statusBecomes(executionId);
 	expect(finished.status === 'success', 'the execution resumed and finished', finished.status);
-	expect(answersWith(firstJson(finished, 'Ask'), APPROVED), 'Ask outputs { data: { approved: true } } and the question it answers (channel, recipient, ids)', firstJson(finished, 'Ask'));
+	expect(answersWith(firstJson(finished, 'Ask'), APPROVED), 'Ask outputs { data: { approved: true, respondedAt } } and the question it answers (channel, recipient, ids)', firstJson(finished, 'Ask'));
 	expect((finished.data.resultData.runData.After?.length ?? 0) === 1, 'After ran once');
 
 	const again = await postForm(link, 'approved=false');

@@ -129,7 +129,10 @@ export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	send(200, answerPage('Thank you', { kind: 'notice', title: 'Thank you', text: `${answer.said}\nYou can close this page.` }, setup.css));
 	// `data` as n8n's own send-and-wait nodes output it; beside it, who was asked and by which message.
 	const question = recallQuestion(this);
-	const json: IDataObject = question === undefined ? { data: answer.data } : { data: answer.data, question: { ...question } };
+	// When the answer was recorded, as n8n's own send-and-wait nodes give it: set last, so a form
+	// field of that name cannot stand in for it.
+	const data: IDataObject = { ...answer.data, respondedAt: new Date().toISOString() };
+	const json: IDataObject = question === undefined ? { data } : { data, question: { ...question } };
 	const item = Object.keys(binary).length === 0 ? { json } : { json, binary };
 	return { noWebhookResponse: true, workflowData: [[item]] };
 }

@@ -14,6 +14,7 @@ import { questionOf, recallNonce, recallQuestion, rememberQuestion } from '../..
 import { answerWebhooks } from '../../../../nodes/MultiChannelNotification/sendAndWait/webhook';
 import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+import { RESPONDED_AT } from './webhookCall';
 
 const sandbox = useSandbox();
 const node = new MultiChannelNotification();
@@ -78,7 +79,7 @@ test('SMS: the number as sent (a local 0812… normalised), the SMS id and reque
 	expect((sandbox().deliveries()[0].body as IDataObject).phone_number).toBe('+6281234567890');
 	const { id, request_id } = answered();
 	expect(json).toEqual({
-		data: { approved: true },
+		data: { approved: true, respondedAt: RESPONDED_AT },
 		question: { channel: 'sms', recipient: '+6281234567890', messageId: String(id), requestId: String(request_id) },
 	});
 });
@@ -103,7 +104,7 @@ test('Chat template: To as sent and the message id', async () => {
 		options: {},
 	});
 
-	expect(json).toEqual({ data: { approved: true }, question: { channel: 'chat', recipient: '+6281234567890', messageId: String(answered().id) } });
+	expect(json).toEqual({ data: { approved: true, respondedAt: RESPONDED_AT }, question: { channel: 'chat', recipient: '+6281234567890', messageId: String(answered().id) } });
 });
 
 test('Chat with SMS failover: both numbers as sent and the request id', async () => {
@@ -122,7 +123,7 @@ test('Chat with SMS failover: both numbers as sent and the request id', async ()
 	});
 
 	expect(json).toEqual({
-		data: { approved: true },
+		data: { approved: true, respondedAt: RESPONDED_AT },
 		question: { channel: 'chatWithSmsFailover', recipient: '+6281234567890', smsRecipient: '+6281300001111', requestId: String(answered().request_id) },
 	});
 });
@@ -134,7 +135,7 @@ test('a message sent before the node kept who was asked: the answer still resume
 		data.executionData!.contextData = {};
 	});
 
-	expect(json).toEqual({ data: { approved: true } });
+	expect(json).toEqual({ data: { approved: true, respondedAt: RESPONDED_AT } });
 });
 
 describe('reading it back, whatever the n8n', () => {

@@ -11,6 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ask as askWith, open, queryOf, sms } from '../../../helpers/askAgain';
 import { NODE_NAME, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+import { RESPONDED_AT } from './webhookCall';
 
 const sandbox = useSandbox();
 const ask = async (phoneNumber: string) => await askWith(sandbox, phoneNumber);
@@ -61,7 +62,7 @@ describe('the node asks again in the same execution', () => {
 		const answered = await open(second.saved, queryOf(second.link), 'POST');
 		expect(answered.status).toBe(200);
 		const [[item]] = answered.workflowData as Array<Array<{ json: IDataObject }>>;
-		expect(item.json).toEqual({ data: { approved: true }, question: expect.objectContaining({ recipient: '+6282222222222' }) });
+		expect(item.json).toEqual({ data: { approved: true, respondedAt: RESPONDED_AT }, question: expect.objectContaining({ recipient: '+6282222222222' }) });
 	});
 
 	test('a link without the value (a message sent before this version) does not answer a question asked since', async () => {
@@ -86,7 +87,7 @@ describe('the node asks again in the same execution', () => {
 		const answered = await open(asked.saved, old, 'POST');
 
 		expect(answered.status).toBe(200);
-		expect((answered.workflowData as Array<Array<{ json: IDataObject }>>)[0][0].json.data).toEqual({ approved: true });
+		expect((answered.workflowData as Array<Array<{ json: IDataObject }>>)[0][0].json.data).toEqual({ approved: true, respondedAt: RESPONDED_AT });
 	});
 });
 

@@ -23,6 +23,11 @@ interface Answered {
 	html: string;
 	/** What the node wrote to n8n's log as warnings. */
 	warned: string[];
+	/**
+	 * `data.respondedAt` of a recorded answer, taken out of `result` so that the other tests
+	 * compare the answer itself (webhook.respondedAt.test.ts checks the time).
+	 */
+	respondedAt?: unknown;
 }
 
 export const node = new MultiChannelNotification();
@@ -65,9 +70,16 @@ export async function call({ method, contentType, body, parameters = {} }: Call)
 		},
 	} as unknown as IWebhookFunctions;
 	const result = await node.webhook.call(context);
-	return { result, ...answered };
+	const data = result.workflowData?.[0]?.[0]?.json.data as IDataObject | undefined;
+	const respondedAt = data?.respondedAt;
+	if (data !== undefined) delete data.respondedAt;
+	return { result, ...answered, respondedAt };
 }
 
 /** How the page posts an approval or a Free Text answer. */
 export const FORM = 'application/x-www-form-urlencoded';
 export const double = { approvalOptions: { values: { approvalType: 'double', approveLabel: 'Yes, refund', disapproveLabel: 'No' } } };
+
+/** `data.respondedAt` as n8n's own send-and-wait nodes give it: an ISO time. */
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export const RESPONDED_AT: unknown = expect.stringMatching(ISO_TIME);
