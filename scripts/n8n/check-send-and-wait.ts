@@ -77,13 +77,8 @@ const JSON_FORM_WORKFLOW = workflowFixture('mcnSendAndWait04', 'Send and Wait ch
 /** Until the execution waits for its answer, or has finished. */
 const SETTLED = ['waiting', ...FINISHED];
 const APPROVED = { approved: true };
-/** `respondedAt` of every answer here is later than this. */
 const CHECK_STARTED = Date.now();
-/**
- * An answered Ask: `data` exactly as n8n's own send-and-wait nodes give it (`respondedAt` the
- * time of the answer, lib/answers.ts), and beside it
- * `question`, naming the SMS it answers (the number as sent and the service's ids).
- */
+/** An answered Ask: `data` as n8n's own nodes give it (with `respondedAt`), and `question`, naming the SMS it answers. */
 function answersWith(json: Record<string, unknown> | undefined, data: unknown): boolean {
 	const question = (json?.question ?? {}) as Record<string, unknown>;
 	const { answer, timed } = recordedAnswer(json?.data, CHECK_STARTED);
