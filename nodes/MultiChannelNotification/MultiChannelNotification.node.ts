@@ -10,13 +10,15 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties, registry } from './actions/registry';
 import { router } from './actions/router';
+import type { BuilderHint } from './editor/builderHint';
+import { NODE_HINT, withBuilderHints } from './editor/builderHint';
 import { toolDescriptionProperties } from './editor/tool';
 import { ANSWER_OUTPUT_HINT, WAITING_TOOLTIP } from './editor/waiting';
 import { answerWebhook, answerWebhooks } from './sendAndWait/webhook';
 import { testCredential } from './transport';
 
 export class MultiChannelNotification implements INodeType {
-	description: INodeTypeDescription = {
+	description: INodeTypeDescription & { builderHint: BuilderHint } = {
 		displayName: 'Multi-Channel Notification',
 		name: 'multiChannelNotification',
 		icon: {
@@ -35,6 +37,8 @@ export class MultiChannelNotification implements INodeType {
 			name: 'Multi-Channel Notification',
 		},
 		usableAsTool: true,
+		// For n8n's AI workflow builder (n8n 2.29 and newer; older n8n ignores it).
+		builderHint: NODE_HINT.builderHint,
 		// Send and Wait for Response: the answer link's page and form (sendAndWait/).
 		webhooks: answerWebhooks,
 		// While it waits: where the question went and how to open the answer page; then the output's shape.
@@ -49,7 +53,7 @@ export class MultiChannelNotification implements INodeType {
 				testedBy: 'multiChannelNotificationApiTest',
 			},
 		],
-		properties: [
+		properties: withBuilderHints([
 			// Shown only in the AI-agent tool variant: what the model is told, per operation.
 			...toolDescriptionProperties(registry),
 			{
@@ -65,7 +69,7 @@ export class MultiChannelNotification implements INodeType {
 				default: 'chatMessage',
 			},
 			...operationProperties,
-		],
+		]),
 	};
 
 	methods = {

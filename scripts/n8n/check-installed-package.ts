@@ -80,10 +80,14 @@ async function body({ sandbox, stack, expect }: CheckContext, probeLog: string):
 	});
 
 	await step('node and credential types known to n8n', async () => {
-		const names = (await stack.client.types('nodes')).map((type) => type.name).filter((name) => name.includes('multiChannelNotification')).sort();
+		const types = await stack.client.types('nodes');
+		const names = types.map((type) => type.name).filter((name) => name.includes('multiChannelNotification')).sort();
 		// n8n 2.x also makes a human-review tool of every node with a Send and Wait operation.
 		const expected = [NODE_TYPE, ...(N8N_VERSION.startsWith('1.') ? [] : [`${NODE_TYPE}HitlTool`]), `${NODE_TYPE}Tool`];
 		expect(isDeepStrictEqual(names, expected), `the editor lists the node as ${NODE_TYPE} (and, being usable as a tool, ${expected.slice(1).join(' and ')})`, names);
+		// What n8n's AI workflow builder (2.29 and newer) reads; older n8n passes it on unused.
+		const node = types.find((type) => type.name === NODE_TYPE) as { builderHint?: { searchHint?: unknown } } | undefined;
+		expect(typeof node?.builderHint?.searchHint === 'string', 'n8n hands on the node\'s builderHint (what the AI workflow builder reads)', node?.builderHint);
 		const credentialTypes = await stack.client.types('credentials');
 		expect(credentialTypes.some((type) => type.name === CREDENTIAL_TYPE), `n8n knows the credential type ${CREDENTIAL_TYPE}`);
 	});
