@@ -34,7 +34,7 @@ const GSM7_BASIC = new Set(
 const GSM7_EXTENSION = new Set('\f^{}\\[~]|€');
 
 /** Units per message: alone, and per part of a longer one (TS 23.040). */
-const UNITS = {
+export const SMS_UNITS = {
 	'GSM-7': { single: 160, perPart: 153 },
 	'UCS-2': { single: 70, perPart: 67 },
 } as const;
@@ -74,6 +74,6 @@ export function countSms(text: string): SmsCount {
 	const encoding: SmsEncoding = forcedBy.length === 0 ? 'GSM-7' : 'UCS-2';
 	const sizes = characters.map((character) => (encoding === 'GSM-7' ? septets(character) : character.length));
 	const length = sizes.reduce((sum, size) => sum + size, 0);
-	const { single, perPart } = UNITS[encoding];
+	const { single, perPart } = SMS_UNITS[encoding];
 	return { encoding, length, segments: length <= single ? 1 : partsFor(sizes, perPart), forcedBy };
 }
