@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { LOOK_ALIKES, replaceLookAlikes } from '../../../../nodes/MultiChannelNotification/helpers/lookAlikes';
 import { countSms } from '../../../../nodes/MultiChannelNotification/helpers/smsSegments';
 
@@ -26,4 +29,10 @@ describe('replaceLookAlikes', () => {
 			expect(replaceLookAlikes(`a${from}b`)).toBe(`a${to}b`);
 		}
 	});
+});
+
+test('docs/sms-segments.md lists every replacement by its code point', () => {
+	const docs = readFileSync(join(__dirname, '../../../../docs/sms-segments.md'), 'utf8');
+	const missing = LOOK_ALIKES.map(({ from }) => `U+${(from.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).filter((code) => !docs.includes(code));
+	expect(missing).toEqual([]);
 });
