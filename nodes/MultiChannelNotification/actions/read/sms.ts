@@ -27,9 +27,12 @@ export function readSms(
 
 /**
  * The request with its SMS counted (`message`: the text as sent, link included): `sms` in its
- * output, for a real send and a dry run alike, and for Options → Max SMS Segments (delivery.ts).
+ * output, for a real send and a dry run alike, and for Options → Max SMS Segments (delivery.ts),
+ * whose refusal says when replacing look-alikes would take fewer segments.
  */
 export function withSmsCost(request: PreparedSend, message: string, field: string): PreparedSend {
 	const count = countSms(message);
-	return { ...request, extras: { ...request.extras, sms: { ...count } }, sms: { field, count } };
+	const replaced = count.encoding === 'UCS-2' ? countSms(replaceLookAlikes(message)).segments : count.segments;
+	const sms = { field, count, ...(replaced < count.segments ? { ifReplaced: replaced } : {}) };
+	return { ...request, extras: { ...request.extras, sms: { ...count } }, sms };
 }

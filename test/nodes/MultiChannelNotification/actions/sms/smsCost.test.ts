@@ -145,6 +145,18 @@ describe('Options → Max SMS Segments', () => {
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
+	test('when only look-alikes make it UCS-2, the error says what Replace Look-Alike Characters would make of it', async () => {
+		const { error } = await runNode({
+			parameters: sms({ message: `“Your order” isn’t late ${'y'.repeat(60)}` }, { maxSmsSegments: 1 }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error?.description).toContain(
+			'• Message needs 2 SMS segments, more than Max SMS Segments allows (1): it is UCS-2 (70 characters in one SMS, 67 per segment; this one is 84) because of "“", "”", "’"; with Options → Replace Look-Alike Characters on it would need 1\n',
+		);
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
 	test('GSM-7 text over the limit: the length and the encoding’s sizes', async () => {
 		const { error } = await runNode({ parameters: sms({ message: TWO_SEGMENTS }, { maxSmsSegments: 1 }), credentials: credentialsFor(sandbox()) });
 
