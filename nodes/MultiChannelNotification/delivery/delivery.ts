@@ -17,8 +17,9 @@ import { releaseKeys, sendOncePerKey } from './sendOnce';
 import { smsLimitProblem } from './smsLimit';
 
 /**
- * Reads and checks one item: its Options, its request and its SMS against Max SMS Segments. One error lists every problem of the
- * item, `earlier` ones first (those its caller found, e.g. in how an answer is awaited).
+ * Reads and checks one item: its Options, its request and its SMS against Max SMS Segments. One
+ * error lists every problem of the item, `earlier` ones first (those its caller found, e.g. in
+ * how an answer is awaited).
  */
 export function readItem(context: IExecuteFunctions, operation: SendOperation, itemIndex: number, earlier: Problem[] = []): Ready {
 	const problems: Problem[] = [...earlier];
