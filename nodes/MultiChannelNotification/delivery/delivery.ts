@@ -14,10 +14,12 @@ import { mayHaveBeenDelivered, notResentError, triesOf } from './retries';
 import type { Attempt, Clock } from './scheduler';
 import { retryAfterMs, schedule } from './scheduler';
 import { releaseKeys, sendOncePerKey } from './sendOnce';
+import { smsLimitProblem } from './smsLimit';
 
 /**
- * Reads and checks one item: its Options and its request. One error lists every problem of the
- * item, `earlier` ones first (those its caller found, e.g. in how an answer is awaited).
+ * Reads and checks one item: its Options, its request and its SMS against Max SMS Segments. One
+ * error lists every problem of the item, `earlier` ones first (those its caller found, e.g. in
+ * how an answer is awaited).
  */
 export function readItem(context: IExecuteFunctions, operation: SendOperation, itemIndex: number, earlier: Problem[] = []): Ready {
 	const problems: Problem[] = [...earlier];
@@ -32,6 +34,8 @@ export function readItem(context: IExecuteFunctions, operation: SendOperation, i
 	};
 	const options = attempt(() => readItemOptions(context, itemIndex));
 	const request = attempt(() => operation.prepare.call(context, itemIndex));
+	const overLimit = request?.sms && smsLimitProblem(request.sms, options?.maxSmsSegments);
+	if (overLimit) problems.push(overLimit);
 	if (options === undefined || request === undefined || problems.length > 0) throw inputError(context.getNode(), itemIndex, problems);
 	return { itemIndex, options, request };
 }
@@ -105,12 +109,12 @@ function itemsToSend(
 	const live: Ready[] = [];
 	for (const item of ready) {
 		if (item.options.dryRun) {
-			outcomes.done(item.itemIndex, dryRunItem(connection, item), 'dryRun');
+			outcomes.done(item.itemIndex, dryRunItem(connection, item), 'dryRun', item.request.sms?.count.segments);
 			continue;
 		}
 		const earlier = tries?.recall(item.itemIndex, item.request);
 		if (earlier === undefined) live.push(item);
-		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, 'sent');
+		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, 'sent', item.request.sms?.count.segments);
 		else if (outcomes.fail(item.itemIndex, notResentError(context, item.itemIndex, earlier.error)) === 'stop') return undefined;
 	}
 	return live;
@@ -179,7 +183,7 @@ function itemSender(
 			}
 			const json = { ...result.response, ...request.extras, ...(operation.output?.(result.response) ?? {}) };
 			tries?.remember(itemIndex, request, { kind: 'delivered', json });
-			outcomes.done(itemIndex, json, 'sent');
+			outcomes.done(itemIndex, json, 'sent', request.sms?.count.segments);
 			return { kind: 'done' };
 		} catch (error) {
 			if (mayHaveBeenDelivered(error)) tries?.remember(itemIndex, request, { kind: 'uncertain', error });

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import type { SmsCount } from '../helpers/smsSegments';
 import type { Endpoint, ServiceResponse } from '../transport';
 import type { ItemOptions } from './options';
 
@@ -9,6 +10,11 @@ export interface PreparedSend {
 	body: IDataObject;
 	/** Added to the output item next to the service's answer (numbers used, preview). */
 	extras: IDataObject;
+	/**
+	 * The SMS the request carries, counted on its text as sent, and its field's label (Max SMS
+	 * Segments checks it); `ifReplaced`: the fewer segments it would take with its look-alikes replaced.
+	 */
+	sms?: { field: string; count: SmsCount; ifReplaced?: number };
 }
 
 /**

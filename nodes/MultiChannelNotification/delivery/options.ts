@@ -20,6 +20,8 @@ export interface ItemOptions {
 	dedupeKey: string;
 	/** How many Send Once keys the node keeps (the newest). */
 	dedupeHistorySize: number;
+	/** Options → Max SMS Segments; undefined: no limit. */
+	maxSmsSegments?: number;
 }
 
 function whole(value: unknown, fallback: number, min: number, max: number): number {
@@ -44,16 +46,22 @@ export function readPhoneNumberFormat(context: IExecuteFunctions, itemIndex: num
 	return optionsOf(context, itemIndex).phoneNumberFormat === 'strict' ? 'strict' : 'normalize';
 }
 
+/** Options → Replace Look-Alike Characters (SMS operations), off unless set. */
+export function readReplaceLookAlikes(context: IExecuteFunctions, itemIndex: number): boolean {
+	return optionsOf(context, itemIndex).replaceLookAlikes === true;
+}
+
 /** The per-item options; a timeout that would abandon every request is refused (itemOptions.schema.ts). */
 export function readItemOptions(context: IExecuteFunctions, itemIndex: number): ItemOptions {
 	const options = optionsOf(context, itemIndex);
-	const { timeout, dedupeHistorySize } = parseOrThrow(context, itemOptionsSchema, options, itemIndex, ITEM_OPTIONS_LABELS);
+	const { timeout, dedupeHistorySize, maxSmsSegments } = parseOrThrow(context, itemOptionsSchema, options, itemIndex, ITEM_OPTIONS_LABELS);
 	const key = options.dedupeKey;
 	return {
 		timeout: timeout ?? DEFAULT_TIMEOUT_MS,
 		dryRun: options.dryRun === true,
 		dedupeKey: typeof key === 'string' ? key.trim() : typeof key === 'number' ? String(key) : '',
 		dedupeHistorySize,
+		maxSmsSegments,
 	};
 }
 

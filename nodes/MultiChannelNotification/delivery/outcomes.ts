@@ -20,6 +20,7 @@ export class Outcomes {
 	private readonly results: INodeExecutionData[];
 	private readonly items: RunCounts['items'] = { sent: [], refused: [], skipped: [], dryRun: [] };
 	private rateLimited: RunCounts['rateLimited'];
+	private readonly smsSegments: NonNullable<RunCounts['smsSegments']> = { sent: 0, dryRun: 0 };
 	private failure: NodeError | undefined;
 
 	constructor(
@@ -32,9 +33,10 @@ export class Outcomes {
 		this.results = new Array<INodeExecutionData>(count);
 	}
 
-	/** An item that was sent, or is output without sending (dry run, skipped). */
-	done(itemIndex: number, json: IDataObject, outcome: Exclude<Outcome, 'refused'>): void {
+	/** An item that was sent, or is output without sending (dry run, skipped), and the SMS segments it sent or would send. */
+	done(itemIndex: number, json: IDataObject, outcome: Exclude<Outcome, 'refused'>, smsSegments = 0): void {
 		this.items[outcome].push(itemIndex);
+		if (outcome === 'sent' || outcome === 'dryRun') this.smsSegments[outcome] += smsSegments;
 		this.results[itemIndex] = { json, pairedItem: { item: itemIndex } };
 	}
 
@@ -79,7 +81,7 @@ export class Outcomes {
 		const failure = this.failure;
 		if (failure === undefined) {
 			// The run summary, where n8n shows execution hints (n8n 1.x and 2.x have them; guarded all the same).
-			const hint = runSummary({ total: this.results.length, items: this.items, rateLimited: this.rateLimited });
+			const hint = runSummary({ total: this.results.length, items: this.items, rateLimited: this.rateLimited, smsSegments: this.smsSegments });
 			if (hint && typeof this.context.addExecutionHints === 'function') this.context.addExecutionHints(hint);
 			return [this.results.filter((item) => item !== undefined)];
 		}

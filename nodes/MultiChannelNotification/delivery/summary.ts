@@ -2,7 +2,8 @@ import type { NodeExecutionHint } from 'n8n-workflow';
 
 /**
  * The run summary n8n shows above the output (an execution hint): how many items were sent,
- * refused, skipped or only dry run, which ones, and how long rate limits held items back.
+ * refused, skipped or only dry run, which ones, how long rate limits held items back, and how many
+ * SMS segments went out (or would have, in a dry run).
  * Counted from what the run did, never from any message text.
  */
 
@@ -13,6 +14,8 @@ export interface RunCounts {
 	items: Record<Outcome, number[]>;
 	/** Times the service answered "rate limited" and the longest an item waited for it. */
 	rateLimited?: { times: number; longestWaitMs: number };
+	/** SMS segments the items sent, and those dry-run items would have sent. */
+	smsSegments?: { sent: number; dryRun: number };
 }
 
 /** ["0–4", "7", "9–10"]: item indexes as runs. */
@@ -61,6 +64,9 @@ export function runSummary(counts: RunCounts): NodeExecutionHint | undefined {
 			`rate limited ${counts.rateLimited.times.toLocaleString('en-US')}× (longest wait ${seconds(counts.rateLimited.longestWaitMs)})`,
 		);
 	}
+	const segments = counts.smsSegments;
+	if (segments && segments.sent > 0) parts.push(`SMS segments ${segments.sent.toLocaleString('en-US')}`);
+	if (segments && segments.dryRun > 0) parts.push(`SMS segments ${segments.dryRun.toLocaleString('en-US')} (dry run)`);
 	return {
 		message: parts.join(' · '),
 		type: counts.items.refused.length > 0 ? 'warning' : 'info',

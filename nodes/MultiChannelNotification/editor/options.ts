@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_RATE_LIMIT_MAX_WAIT_S, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY } from '../delivery/options';
 import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../delivery/pace';
-import { DEFAULT_DEDUPE_HISTORY_SIZE, LANGUAGE_POLICY, MAX_DEDUPE_HISTORY_SIZE, TEMPLATE_LABELS } from '../schemas';
+import { DEFAULT_DEDUPE_HISTORY_SIZE, LANGUAGE_POLICY, MAX_DEDUPE_HISTORY_SIZE, MAX_SMS_PARTS, TEMPLATE_LABELS } from '../schemas';
 
 /** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */
 
@@ -112,3 +112,36 @@ export const templateOptionsField: INodeProperties = {
 		} satisfies INodeProperties,
 	].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 };
+
+/** What only an SMS has: a cap on its segments, and look-alike characters replaced (docs/sms-segments.md). */
+const smsOptions: INodeProperties[] = [
+	{
+		displayName: 'Max SMS Segments',
+		name: 'maxSmsSegments',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_SMS_PARTS },
+		default: 0,
+		description:
+			'Refuse, before anything is sent, an item whose SMS needs more segments (each billed as one SMS: 160 GSM-7 characters in one, 153 per segment when split; 70 and 67 once a character outside GSM-7, such as an emoji or a curly quote, is in it). 0 means no limit.',
+	},
+	{
+		displayName: 'Replace Look-Alike Characters',
+		name: 'replaceLookAlikes',
+		type: 'boolean',
+		// On when added, as Dry Run: a user who adds it means "replace". Absent means off.
+		default: true,
+		description:
+			'Whether to replace, in the SMS text, characters that look like GSM-7 ones (curly quotes, long dashes, ellipsis, non-breaking spaces) with those, so one pasted character does not make the whole SMS UCS-2 (70 characters per SMS instead of 160)',
+	},
+];
+
+const withSmsOptions = (base: INodeProperties): INodeProperties => ({
+	...base,
+	options: [...(base.options as INodeProperties[]), ...smsOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+});
+
+/** The Options of an operation that sends an SMS. */
+export const smsOptionsField: INodeProperties = withSmsOptions(optionsField);
+
+/** The Options of a combined send: the template's and the SMS's. */
+export const smsTemplateOptionsField: INodeProperties = withSmsOptions(templateOptionsField);

@@ -226,7 +226,7 @@ const allowUnsignedLinksOption: INodeProperties = {
 };
 
 /** The send Options that make sense for one message that waits: no pacing, no per-key dedupe. */
-const KEPT_SEND_OPTIONS = ['dryRun', 'phoneNumberFormat', 'timeout', 'languagePolicy'];
+const KEPT_SEND_OPTIONS = ['dryRun', 'phoneNumberFormat', 'timeout', 'languagePolicy', 'maxSmsSegments', 'replaceLookAlikes'];
 
 /** The Options of a Send and Wait operation: Limit Wait Time, the form page's options, and the kept send options of `base`. */
 export function sendAndWaitOptions(base: INodeProperties = optionsField): INodeProperties {

@@ -18,6 +18,8 @@ type Question = {
 	messageId?: string;
 	/** The service's request id, where its answer gives one (SMS, combined). */
 	requestId?: string;
+	/** What the SMS sent (the question and its link) cost: the sent item's `sms` (SMS, combined). */
+	sms?: IDataObject;
 };
 
 const CONTEXT_KEY = 'sendAndWaitQuestion';
@@ -41,6 +43,7 @@ export function questionOf(resource: string, sent: IDataObject): Question | unde
 	if (messageId !== undefined) question.messageId = messageId;
 	const requestId = text(answer.request_id);
 	if (requestId !== undefined) question.requestId = requestId;
+	if (typeof sent.sms === 'object' && sent.sms !== null && !Array.isArray(sent.sms)) question.sms = sent.sms as IDataObject;
 	return question;
 }
 

@@ -3,7 +3,7 @@ import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { readPhoneNumberFormat } from '../../delivery/options';
-import { templateOptionsField } from '../../editor/options';
+import { smsTemplateOptionsField } from '../../editor/options';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
 import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
 import { smsFields } from '../../editor/sms';
@@ -14,7 +14,7 @@ import { parseOrThrow } from '../../helpers/validation';
 import { COMBINED_LABELS, combinedSendSchema, SMS_ALLOWED_NUMBER } from '../../schemas';
 import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
 import { ENDPOINTS } from '../../transport';
-import { readSms } from '../read/sms';
+import { readSms, withSmsCost } from '../read/sms';
 import { readTemplateFields, templatePreview } from '../read/template';
 
 // The SMS text is the question the answer page shows too, labelled Message as in SMS → Send and Wait.
@@ -46,7 +46,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 		{ ...phoneNumberField, default: '={{ $parameter["to"] }}' },
 		{ ...messageField, typeOptions: { rows: MESSAGE_ROWS }, description: 'Text of the SMS part. The answer link is added on its own line below it; the answer page shows this text too.' },
 		...responseFields,
-		sendAndWaitOptions(templateOptionsField),
+		sendAndWaitOptions(smsTemplateOptionsField),
 	],
 );
 
@@ -63,9 +63,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 	if (problems.length > 0) throw inputError(this.getNode(), itemIndex, problems);
 	const body = parseOrThrow(this, combinedSendSchema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
-	return {
-		endpoint: ENDPOINTS.combined,
-		body,
-		extras: { from: body.chat.from, to: body.chat.to, phoneNumber: body.sms.phone_number, ...(preview === undefined ? {} : { preview }) },
-	};
+	const extras = { from: body.chat.from, to: body.chat.to, phoneNumber: body.sms.phone_number, ...(preview === undefined ? {} : { preview }) };
+	return withSmsCost({ endpoint: ENDPOINTS.combined, body, extras }, body.sms.message, LABELS.message.label);
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { readPhoneNumberFormat } from '../../delivery/options';
-import { templateOptionsField } from '../../editor/options';
+import { smsTemplateOptionsField } from '../../editor/options';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
 import { smsFields } from '../../editor/sms';
 import { templateFields } from '../../editor/template';
@@ -12,7 +12,7 @@ import { parseOrThrow } from '../../helpers/validation';
 import { COMBINED_LABELS as LABELS, combinedSendSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
-import { readSms } from '../read/sms';
+import { readSms, withSmsCost } from '../read/sms';
 import { readTemplateFields, templatePreview } from '../read/template';
 
 const [phoneNumberField, messageField] = smsFields(
@@ -31,7 +31,7 @@ const fields: INodeProperties[] = [
 	...templateFields,
 	{ ...phoneNumberField, default: '={{ $parameter["to"] }}' },
 	messageField,
-	templateOptionsField,
+	smsTemplateOptionsField,
 ];
 
 export const option: OperationOption = { name: 'Send with Failover', value: 'sendWithFailover', action: 'Send a notification with failover',
@@ -53,7 +53,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 
 /**
  * Output: the service's answer plus `from` and `to` (chat part) and `phoneNumber` (SMS part) as
- * sent, `preview` when Template Content is set, and each channel's status.
+ * sent, `preview` when Template Content is set, `sms` (what the SMS part costs) and each channel's status.
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
@@ -64,7 +64,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 	);
 	const body = parseOrThrow(this, combinedSendSchema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
-	return {
+	const request: PreparedSend = {
 		endpoint: ENDPOINTS.combined,
 		body,
 		extras: {
@@ -74,6 +74,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 			...(preview === undefined ? {} : { preview }),
 		},
 	};
+	return withSmsCost(request, body.sms.message, LABELS.message.label);
 }
 
 /** Lifts each channel's status to the top of the item, next to the service's answer. */

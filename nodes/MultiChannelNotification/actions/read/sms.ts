@@ -1,21 +1,38 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { PreparedSend } from '../../delivery/operation';
+import { readReplaceLookAlikes } from '../../delivery/options';
+import { replaceLookAlikes } from '../../helpers/lookAlikes';
 import { readText } from '../../helpers/parameters';
 import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
+import { countSms } from '../../helpers/smsSegments';
 
 /**
  * The SMS fields of the item as the schema takes them: `phoneNumber` and `message`, the names
  * of the SMS fields in every operation that sends an SMS (the combined operations' SMS part
- * too, whose number defaults to To).
+ * too, whose number defaults to To). With Options → Replace Look-Alike Characters, the message's
+ * look-alikes are replaced here, before anything checks or counts it.
  */
 export function readSms(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	phoneNumberFormat: PhoneNumberFormat,
 ): { phoneNumber: unknown; message: unknown } {
-	return {
-		phoneNumber: normalizePhoneNumber(readText(context, 'phoneNumber', itemIndex, { trim: true }), phoneNumberFormat),
-		message: readText(context, 'message', itemIndex),
-	};
+	const phoneNumber = normalizePhoneNumber(readText(context, 'phoneNumber', itemIndex, { trim: true }), phoneNumberFormat);
+	const message = readText(context, 'message', itemIndex);
+	const replace = typeof message === 'string' && readReplaceLookAlikes(context, itemIndex);
+	return { phoneNumber, message: replace ? replaceLookAlikes(message) : message };
+}
+
+/**
+ * The request with its SMS counted (`message`: the text as sent, link included): `sms` in its
+ * output, for a real send and a dry run alike, and for Options → Max SMS Segments (delivery.ts),
+ * whose refusal says when replacing look-alikes would take fewer segments.
+ */
+export function withSmsCost(request: PreparedSend, message: string, field: string): PreparedSend {
+	const count = countSms(message);
+	const replaced = count.encoding === 'UCS-2' ? countSms(replaceLookAlikes(message)).segments : count.segments;
+	const sms = { field, count, ...(replaced < count.segments ? { ifReplaced: replaced } : {}) };
+	return { ...request, extras: { ...request.extras, sms: { ...count } }, sms };
 }

@@ -3,14 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { readPhoneNumberFormat } from '../../delivery/options';
-import { optionsField } from '../../editor/options';
+import { smsOptionsField } from '../../editor/options';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
 import { smsFields } from '../../editor/sms';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 import { parseOrThrow } from '../../helpers/validation';
 import { SMS_ALLOWED_NUMBER, SMS_LABELS, smsSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import { readSms } from '../read/sms';
+import { readSms, withSmsCost } from '../read/sms';
 
 export const option: OperationOption = { name: 'Send SMS', value: 'send', action: 'Send an SMS',
 	description: `Send an SMS to ${SMS_ALLOWED_NUMBER}` };
@@ -27,13 +27,13 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['sms'], operation: ['send'] } },
 	[
 		...smsFields(SMS_LABELS, SMS_RECIPIENT_DESCRIPTION),
-		optionsField,
+		smsOptionsField,
 	],
 );
 
-/** Output: the service's answer plus `phoneNumber`, the number the SMS went to. */
+/** Output: the service's answer plus `phoneNumber`, the number the SMS went to, and `sms`, what it costs. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
 	const candidate = readSms(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
 	const body = parseOrThrow(this, smsSendSchema, candidate, itemIndex, SMS_LABELS);
-	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };
+	return withSmsCost({ endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } }, body.message, SMS_LABELS.message.label);
 }

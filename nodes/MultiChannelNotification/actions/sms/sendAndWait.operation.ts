@@ -3,6 +3,7 @@ import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import { readPhoneNumberFormat } from '../../delivery/options';
+import { smsOptionsField } from '../../editor/options';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
 import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
 import { smsFields } from '../../editor/sms';
@@ -12,7 +13,7 @@ import { parseOrThrow } from '../../helpers/validation';
 import { SMS_LABELS, smsSendSchema } from '../../schemas';
 import { answerLink, withSmsLink } from '../../sendAndWait/link';
 import { ENDPOINTS } from '../../transport';
-import { readSms } from '../read/sms';
+import { readSms, withSmsCost } from '../read/sms';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send an SMS and wait for response',
@@ -45,7 +46,7 @@ export const description: INodeProperties[] = [
 		phoneNumberField,
 		{ ...messageField, typeOptions: { rows: MESSAGE_ROWS }, description: 'Text of the SMS. The answer link is added on its own line below it, and the answer page shows this text too.' },
 		...responseFields,
-		sendAndWaitOptions(),
+		sendAndWaitOptions(smsOptionsField),
 	]),
 ];
 
@@ -54,5 +55,5 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 	const candidate = readSms(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
 	candidate.message = withSmsLink(candidate.message, answerLink(this));
 	const body = parseOrThrow(this, smsSendSchema, candidate, itemIndex, SMS_LABELS);
-	return { endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } };
+	return withSmsCost({ endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } }, body.message, SMS_LABELS.message.label);
 }

@@ -50,3 +50,34 @@ test.each([
 		{ field: 'Send Once History Size', path: ['options', 'dedupeHistorySize'], rule: 'must be a whole number of keys from 1 to 1000000', value: shown },
 	]);
 });
+
+const segments = (maxSmsSegments: unknown) => verdict(itemOptionsSchema, ITEM_OPTIONS_LABELS, { maxSmsSegments });
+
+test.each([
+	['unset: no limit', undefined, undefined],
+	['0: no limit', 0, undefined],
+	['empty text: no limit', '', undefined],
+	['one segment', 1, 1],
+	['a number as text', '3', 3],
+	['255, the most parts a concatenated SMS can have', 255, 255],
+])('Max SMS Segments %s: taken', (_name, maxSmsSegments, taken) => {
+	const { data, problems } = segments(maxSmsSegments);
+	expect(problems).toEqual([]);
+	expect(data?.maxSmsSegments).toBe(taken);
+});
+
+test.each([
+	['negative', -1, '-1'],
+	['a part', 1.5, '1.5'],
+	['over 255', 256, '256'],
+	['not a number', 'two', '"two"'],
+])('Max SMS Segments %s: refused, naming the field and the value', (_name, maxSmsSegments, shown) => {
+	expect(segments(maxSmsSegments).problems).toEqual([
+		{
+			field: 'Max SMS Segments',
+			path: ['options', 'maxSmsSegments'],
+			rule: 'must be a whole number of segments from 0 (no limit) to 255',
+			value: shown,
+		},
+	]);
+});

@@ -73,14 +73,17 @@ async function askAndApprove(parameters: INodeParameters, loaded: (data: IRunExe
 /** The service's answer to the one request the test sent. */
 const answered = () => (sandbox().deliveries()[0].response as { data: IDataObject }).data;
 
-test('SMS: the number as sent (a local 0812… normalised), the SMS id and request id', async () => {
+/** What the SMS sent (question, line break, link: GSM-7's default alphabet only) cost. */
+const smsCost = (text: string) => ({ encoding: 'GSM-7', length: text.length, segments: text.length <= 160 ? 1 : Math.ceil(text.length / 153), forcedBy: [] });
+
+test('SMS: the number as sent (a local 0812… normalised), the SMS id and request id, what the SMS cost', async () => {
 	const json = await askAndApprove({ resource: 'sms', operation: 'sendAndWait', phoneNumber: '0812-3456-7890', message: 'Approve?', options: {} });
 
 	expect((sandbox().deliveries()[0].body as IDataObject).phone_number).toBe('+6281234567890');
 	const { id, request_id } = answered();
 	expect(json).toEqual({
 		data: { approved: true, respondedAt: RESPONDED_AT },
-		question: { channel: 'sms', recipient: '+6281234567890', messageId: String(id), requestId: String(request_id) },
+		question: { channel: 'sms', recipient: '+6281234567890', messageId: String(id), requestId: String(request_id), sms: smsCost(String((sandbox().deliveries()[0].body as IDataObject).message)) },
 	});
 });
 
@@ -107,7 +110,7 @@ test('Chat template: To as sent and the message id', async () => {
 	expect(json).toEqual({ data: { approved: true, respondedAt: RESPONDED_AT }, question: { channel: 'chat', recipient: '+6281234567890', messageId: String(answered().id) } });
 });
 
-test('Chat with SMS failover: both numbers as sent and the request id', async () => {
+test('Chat with SMS failover: both numbers as sent, the request id and what the SMS part cost', async () => {
 	const json = await askAndApprove({
 		resource: 'combined',
 		operation: 'sendAndWait',
@@ -124,7 +127,13 @@ test('Chat with SMS failover: both numbers as sent and the request id', async ()
 
 	expect(json).toEqual({
 		data: { approved: true, respondedAt: RESPONDED_AT },
-		question: { channel: 'chatWithSmsFailover', recipient: '+6281234567890', smsRecipient: '+6281300001111', requestId: String(answered().request_id) },
+		question: {
+			channel: 'chatWithSmsFailover',
+			recipient: '+6281234567890',
+			smsRecipient: '+6281300001111',
+			requestId: String(answered().request_id),
+			sms: smsCost((sandbox().deliveries()[0].body as { sms: { message: string } }).sms.message),
+		},
 	});
 });
 

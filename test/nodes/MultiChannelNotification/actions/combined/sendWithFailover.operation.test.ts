@@ -41,6 +41,7 @@ describe('Combined Notification → Send with Failover through the engine', () =
 					from: '+6281100000000',
 					to: '+6281234567890',
 					phoneNumber: '+6281234567890',
+					sms: { encoding: 'GSM-7', segments: 1, length: 19, forcedBy: [] },
 					chatStatus: 'requested',
 					smsStatus: 'failover',
 				},

@@ -41,6 +41,7 @@ describe('SMS → Send through the engine', () => {
 						full_content: 'Your code is 123456',
 					},
 					phoneNumber: '+6281234567890',
+					sms: { encoding: 'GSM-7', segments: 1, length: 19, forcedBy: [] },
 				},
 				pairedItem: { item: 0 },
 			},
