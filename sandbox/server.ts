@@ -24,7 +24,7 @@ import type { Sandbox, SandboxOptions } from './types';
 import { API_PATHS } from './validate';
 
 export { API_PATHS, COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from './validate';
-export type { AnswerPlan, AnswerRecord, PlannedAnswer } from './answerLinks';
+export type { AnswerPlan, AnswerRecord, AnswerScope, PlannedAnswer } from './answerLinks';
 export { MAX_ANSWER_DELAY_MS, checkAnswerPlan, findAnswerLink } from './answerLinks';
 export type { LimiterShape, RateLimit, RetryAfterStyle } from './rateLimit';
 export { LIMITER_SHAPES, RETRY_AFTER_STYLES, checkRateLimit } from './rateLimit';
@@ -129,6 +129,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		onAdmitted: (count, action) => state.arrivals.onAdmitted(count, action),
 		answers: state.answerTasks.records,
 		setAnswerPlan: (plan) => state.answerTasks.setPlan(plan),
+		setAutomaticAnswers: (on) => state.answerTasks.setAutomatic(on),
+		automaticAnswers: () => state.answerTasks.isAutomatic(),
 		answersSettled: (deadlineMs) => state.answerTasks.settled(deadlineMs),
 		reset: () => state.reset(),
 		stop: () => (stopping ??= stopServer(state, server, sockets)),

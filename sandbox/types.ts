@@ -113,6 +113,10 @@ export interface Sandbox {
 	answers: AnswerRecord[];
 	/** Sets or, with undefined, removes how delivered answer links are answered; throws on a malformed plan. */
 	setAnswerPlan(plan: AnswerPlan | undefined): void;
+	/** Turns automatic answers on or off; the plan stays as it is (reset() turns them back on). */
+	setAutomaticAnswers(on: boolean): void;
+	/** Whether automatic answers are on (a plan must also be set for anything to be answered). */
+	automaticAnswers(): boolean;
 	/** Waits until no answer to a link is under way, at most `deadlineMs`; resolves with how many still are. */
 	answersSettled(deadlineMs: number): Promise<number>;
 	/**
