@@ -27,6 +27,8 @@ export interface SandboxOptions {
 	now?: () => number;
 	/** Answer the waiting-webhook link of every delivered message this way (see answerLinks.ts); default none. */
 	answerLinks?: AnswerPlan;
+	/** Also serve the phone page (phone.ts) on plain http at 127.0.0.1:`port` (0: any free port); default none. */
+	phone?: { port: number };
 }
 
 /** Hold API answers until this many requests are open at once, or this many arrived since the last reset (the tail of a run). */
@@ -81,6 +83,8 @@ export interface Sandbox {
 	/** e.g. https://127.0.0.1:43123 (http:// with `plainHttp`), no trailing slash. */
 	url: string;
 	port: number;
+	/** The phone page, http://127.0.0.1:<port>, when the options asked for it. */
+	phoneUrl?: string;
 	apiKey: string;
 	/** Every request to the three API endpoints, in arrival order. */
 	requests: RecordedRequest[];
