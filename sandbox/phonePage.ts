@@ -86,7 +86,8 @@ export const PHONE_HEADERS: Record<string, string> = {
 	'Cache-Control': 'no-store',
 	'X-Frame-Options': 'DENY',
 	'X-Content-Type-Options': 'nosniff',
-	'Referrer-Policy': 'no-referrer',
+	// same-origin: the switch's POST then carries the page's Origin (no-referrer makes it "null").
+	'Referrer-Policy': 'same-origin',
 	'Content-Security-Policy': [
 		"default-src 'none'",
 		`script-src 'sha256-${createHash('sha256').update(SCRIPT).digest('base64')}'`,

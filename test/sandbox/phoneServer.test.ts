@@ -83,6 +83,8 @@ describe('the phone page server', () => {
 		expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
 		expect(reply.headers['content-security-policy']).toContain("default-src 'none'");
 		expect(reply.headers['x-frame-options']).toBe('DENY');
+		// A browser then sends the page's Origin with the switch's POST, which the server checks.
+		expect(reply.headers['referrer-policy']).toBe('same-origin');
 		expect(reply.body).toContain('Your code is 1234');
 		expect(reply.body).not.toContain(KEY);
 		const fragment = await phone('GET', '/messages');
@@ -114,6 +116,7 @@ describe('the phone page server', () => {
 		expect((await post({ answers: 'off' })).status).toBe(403);
 		expect((await post({ token: 'guess', answers: 'off' })).status).toBe(403);
 		expect((await post({ token: good, answers: 'off' }, { origin: 'https://evil.example' })).status).toBe(403);
+		expect((await post({ token: good, answers: 'off' }, { origin: 'null' })).status).toBe(403);
 		expect((await post({ token: good, answers: 'off' }, { host: 'evil.example' })).status).toBe(403);
 		expect((await phone('GET', '/', { host: 'evil.example' })).status).toBe(403);
 		expect((await post({ token: good, answers: 'maybe' })).status).toBe(400);
