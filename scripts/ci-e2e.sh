@@ -5,8 +5,8 @@
 #   - 2.8.4 (Node 20): installed package, credential test, self-hosted service, AI agent, human
 #     review, send-and-wait, send-once / Dry Run / Retry On Fail, the editor and the sandbox's phone
 #     page in Chromium; in queue mode (Postgres, main + 2 workers) a burst of production-webhook
-#     executions, send-and-wait
-#     across a restart, send-once / Retry On Fail on workers; and the commands a user runs
+#     executions, send-and-wait across a restart, send-once / Retry On Fail on workers; and the
+#     commands a user runs
 #     (npm start, demo, demo:fast, sandbox) stopped through the top npm alone, leaving no process
 #     and no temp file (scripts/n8n/check-clean-stop.ts);
 #   - 1.123.x, the newest 1.x (Node 20, legacy expression engine), and the newest 2.x

@@ -154,7 +154,9 @@ test(
 			expect(await cli.exited).toBe(0);
 		});
 		await withCli(runCli(['--port', '0', '--no-phone']), async (cli) => {
-			await cli.waitFor(/Sandbox listening on/);
+			const [, url] = await cli.waitFor(/Sandbox listening on (https:\/\/\S+)/);
+			// A request answered: the signal handlers are in place before the SIGTERM below.
+			expect((await fetch(`${url}/__sandbox/stats`)).status).toBe(200);
 			expect(cli.output()).not.toContain('Phone page');
 			cli.child.kill('SIGTERM');
 			expect(await cli.exited).toBe(0);
