@@ -72,7 +72,7 @@ function route(source: PhoneSource, req: IncomingMessage, res: ServerResponse, h
 	if (path === SWITCH_PATH) return reply(res, 405, 'Use the button on the phone page. Nothing was changed.', { Allow: 'POST' });
 	if (path !== '/' && path !== MESSAGES_PATH) return reply(res, 404, `Not found: ${path}`);
 	const view: PhoneView = {
-		threads: phoneThreads(source.requests, source.answers),
+		...phoneThreads(source.requests, source.answers),
 		automatic: { plan: source.currentPlan(), on: source.automatic() },
 		token,
 	};

@@ -120,11 +120,18 @@ function statusesOf(response: unknown): PhoneMessage['statuses'] {
 	return { chat: status(result.chat), sms: status(result.sms) };
 }
 
-/** One thread per number, the most recent thread first, each thread's messages newest first. */
-export function phoneThreads(requests: readonly RecordedRequest[], answers: readonly AnswerRecord[]): PhoneThread[] {
+/** The page shows the newest requests only: a load test can leave thousands. */
+export const MAX_SHOWN = 200;
+
+/**
+ * One thread per number, the most recent thread first, each thread's messages newest first, from
+ * the newest MAX_SHOWN requests; `older` counts those left out.
+ */
+export function phoneThreads(requests: readonly RecordedRequest[], answers: readonly AnswerRecord[]): { threads: PhoneThread[]; older: number } {
 	const byNumber = new Map<string, PhoneMessage[]>();
 	const answerOf = new Map(answers.map((answer) => [answer.requestSeq, answer]));
-	for (const request of requests) {
+	const older = Math.max(0, requests.length - MAX_SHOWN);
+	for (const request of requests.slice(older)) {
 		const found = messageOf(request);
 		if (found === undefined) continue;
 		const autoAnswer = answerOf.get(request.seq);
@@ -135,7 +142,8 @@ export function phoneThreads(requests: readonly RecordedRequest[], answers: read
 		}
 	}
 	const newestFirst = (a: PhoneMessage, b: PhoneMessage) => b.receivedAt - a.receivedAt || b.seq - a.seq;
-	return [...byNumber.entries()]
+	const threads = [...byNumber.entries()]
 		.map(([number, messages]) => ({ number, messages: messages.sort(newestFirst) }))
 		.sort((a, b) => newestFirst(a.messages[0], b.messages[0]));
+	return { threads, older };
 }

@@ -12,6 +12,8 @@ import type { MessagePart, PhoneMessage, PhoneThread } from './phoneMessages';
 
 export interface PhoneView {
 	threads: PhoneThread[];
+	/** Requests too old to be shown. */
+	older: number;
 	automatic: { plan: AnswerPlan | undefined; on: boolean };
 	/** Posted back by the switch, so only this page can use it. */
 	token: string;
@@ -177,7 +179,8 @@ export function phoneContent(view: PhoneView): string {
 	return (
 		'<h1>Sandbox phone</h1><p class="note">Every message the service was asked to send, per number, newest first. This page updates by itself.</p>' +
 		switchHtml(view) +
-		(threads.length === 0 ? '<p class="note">Nothing sent yet.</p>' : threads.join(''))
+		(threads.length === 0 ? '<p class="note">Nothing sent yet.</p>' : threads.join('')) +
+		(view.older > 0 ? `<p class="note">${view.older} older ${view.older === 1 ? 'message is' : 'messages are'} not shown.</p>` : '')
 	);
 }
 

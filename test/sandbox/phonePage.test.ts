@@ -9,7 +9,7 @@ import type { AnswerRecord, RecordedRequest } from '../../sandbox/server';
 import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from '../../sandbox/server';
 import { PHONE_HEADERS, phonePage } from '../../sandbox/phonePage';
 import type { PhoneView } from '../../sandbox/phonePage';
-import { phoneThreads } from '../../sandbox/phoneMessages';
+import { MAX_SHOWN, phoneThreads } from '../../sandbox/phoneMessages';
 
 const KEY = 'secret-api-key-5e1d';
 const AT = Date.UTC(2026, 11, 6, 7, 0, 0);
@@ -50,7 +50,7 @@ const ORDER_UPDATE = {
 };
 
 function page(requests: RecordedRequest[], answers: AnswerRecord[] = [], automatic: PhoneView['automatic'] = { plan: undefined, on: true }): string {
-	return phonePage({ threads: phoneThreads(requests, answers), automatic, token: 'tok-123' });
+	return phonePage({ ...phoneThreads(requests, answers), automatic, token: 'tok-123' });
 }
 
 /** The markup between two texts, to check what a message's own box holds. */
@@ -197,5 +197,15 @@ describe('the phone page markup', () => {
 		expect(csp).toContain("connect-src 'self'");
 		expect(csp).toContain("form-action 'self'");
 		expect(scripts[0]).toContain("fetch('/messages'");
+	});
+
+	it(`shows the newest ${MAX_SHOWN} messages and says how many older ones it leaves out (a load test can send thousands)`, () => {
+		const requests = Array.from({ length: MAX_SHOWN + 5 }, (_, at) => recorded(at + 1, SMS_PATH, { phone_number: BUDI, message: `message #${at + 1}.` }));
+		const html = page(requests);
+		expect(html).toContain(`message #${MAX_SHOWN + 5}.`);
+		expect(html).toContain('message #6.');
+		expect(html).not.toContain('message #5.');
+		expect(html).toContain('5 older messages are not shown.');
+		expect(page(requests.slice(0, 3))).not.toContain('older messages');
 	});
 });
