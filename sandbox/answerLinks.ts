@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { isJsonObject } from './fieldChecks';
+import { isE164, isJsonObject } from './fieldChecks';
 import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from './validate';
 
 export type PlannedAnswer = 'approve' | 'decline' | { text: string };
@@ -19,6 +19,13 @@ export interface AnswerPlan {
 	delayMs?: number;
 	/** Fetch the link first, as a chat app's link preview does; default true. */
 	preview?: boolean;
+	/** Answer only the link in a message to this recipient, from this n8n node (the id in the link's path); default every link. */
+	only?: AnswerScope;
+}
+
+export interface AnswerScope {
+	recipient?: string;
+	nodeId?: string;
 }
 
 export interface AnswerRecord {
@@ -49,7 +56,18 @@ const PREVIEW_USER_AGENT = 'WhatsApp/2.23 (link preview)';
 const BROWSER_USER_AGENT =
 	'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 const HTML_PAGE = /^\s*<(!doctype\s+html|html)[\s>]/i;
-const PLAN_KEYS: readonly string[] = ['answer', 'delayMs', 'preview'];
+const PLAN_KEYS: readonly string[] = ['answer', 'delayMs', 'preview', 'only'];
+const SCOPE_KEYS: readonly string[] = ['recipient', 'nodeId'];
+
+function checkScope(value: unknown): string | null {
+	if (!isJsonObject(value)) return 'answerPlan.only: must be an object';
+	for (const key of Object.keys(value)) {
+		if (!SCOPE_KEYS.includes(key)) return `answerPlan.only.${key}: unknown field (allowed here: ${SCOPE_KEYS.join(', ')})`;
+	}
+	if (value.recipient !== undefined && !isE164(value.recipient)) return 'answerPlan.only.recipient: must be an E.164 phone number';
+	if (value.nodeId !== undefined && (typeof value.nodeId !== 'string' || value.nodeId === '')) return 'answerPlan.only.nodeId: must be a non-empty string';
+	return null;
+}
 
 /** Returns the problem with an answer plan, or null; shared by setAnswerPlan, the options and the control endpoint. */
 export function checkAnswerPlan(value: unknown): string | null {
@@ -71,7 +89,7 @@ export function checkAnswerPlan(value: unknown): string | null {
 		return `answerPlan.delayMs: must be a number from 0 to ${MAX_ANSWER_DELAY_MS}`;
 	}
 	if (value.preview !== undefined && typeof value.preview !== 'boolean') return 'answerPlan.preview: must be a boolean';
-	return null;
+	return value.only === undefined ? null : checkScope(value.only);
 }
 
 /** The form body n8n's page posts for this answer. */
@@ -99,17 +117,50 @@ function smsTexts(sms: unknown): string[] {
 	return isJsonObject(sms) && typeof sms.message === 'string' ? [sms.message] : [];
 }
 
-/** The first waiting-webhook link in what a request to `path` delivers, or undefined. */
-export function findAnswerLink(path: string, body: unknown): string | undefined {
-	let texts: string[] = [];
-	if (path === SMS_PATH) texts = smsTexts(body);
-	else if (path === WA_MESSAGE_PATH) texts = templateTexts(body);
-	else if (path === COMBINED_PATH && isJsonObject(body)) texts = [...templateTexts(body.chat), ...smsTexts(body.sms)];
-	for (const text of texts) {
-		const match = ANSWER_LINK.exec(text);
-		if (match) return match[0];
+/** A link and the number of the message it came in. */
+export interface FoundLink {
+	link: string;
+	recipient: unknown;
+}
+
+/** Each part a request to `path` delivers: its texts that can carry a link, and its recipient. */
+function deliveredParts(path: string, body: unknown): Array<{ texts: string[]; recipient: unknown }> {
+	if (!isJsonObject(body)) return [];
+	if (path === SMS_PATH) return [{ texts: smsTexts(body), recipient: body.phone_number }];
+	if (path === WA_MESSAGE_PATH) return [{ texts: templateTexts(body), recipient: body.to }];
+	if (path !== COMBINED_PATH) return [];
+	const chat = isJsonObject(body.chat) ? body.chat.to : undefined;
+	const sms = isJsonObject(body.sms) ? body.sms.phone_number : undefined;
+	return [
+		{ texts: templateTexts(body.chat), recipient: chat },
+		{ texts: smsTexts(body.sms), recipient: sms },
+	];
+}
+
+/** The first waiting-webhook link in what a request to `path` delivers, with its message's recipient. */
+export function findAnswerLinkTo(path: string, body: unknown): FoundLink | undefined {
+	for (const part of deliveredParts(path, body)) {
+		for (const text of part.texts) {
+			const match = ANSWER_LINK.exec(text);
+			if (match) return { link: match[0], recipient: part.recipient };
+		}
 	}
 	return undefined;
+}
+
+/** The first waiting-webhook link in what a request to `path` delivers, or undefined. */
+export function findAnswerLink(path: string, body: unknown): string | undefined {
+	return findAnswerLinkTo(path, body)?.link;
+}
+
+/** Whether `found` is a link the plan's scope covers: n8n's link is /webhook-waiting/<execution>/<node id>. */
+export function inScope(scope: AnswerScope | undefined, found: FoundLink): boolean {
+	if (scope === undefined) return true;
+	if (scope.recipient !== undefined && found.recipient !== scope.recipient) return false;
+	if (scope.nodeId === undefined) return true;
+	if (!URL.canParse(found.link)) return false;
+	const path = new URL(found.link).pathname.split('/');
+	return path[path.indexOf('webhook-waiting') + 2] === scope.nodeId;
 }
 
 /** Read by shape, not `instanceof Error`: fetch's errors may come from another realm (a test runner's). */

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 
 import type { AnswerPlan, AnswerRecord } from './answerLinks';
-import { answerForm, checkAnswerPlan, findAnswerLink, playAnswer } from './answerLinks';
+import { answerForm, checkAnswerPlan, findAnswerLinkTo, inScope, playAnswer } from './answerLinks';
 import type { RecordedRequest } from './types';
 import { Waiters } from './waiters';
 
@@ -14,6 +14,8 @@ export class AnswerTasks {
 	/** What was done with answer links since the last reset; the same array for the sandbox's life. */
 	readonly records: AnswerRecord[] = [];
 	private plan: AnswerPlan | undefined;
+	/** Off: the plan is kept but nothing is answered (the phone page's switch). */
+	private automatic = true;
 	/** Each answer under way, by the controller that aborts it. */
 	private readonly tasks = new Map<AbortController, Promise<void>>();
 	private readonly idle = new Waiters(() => this.tasks.size);
@@ -37,6 +39,15 @@ export class AnswerTasks {
 		this.plan = plan === undefined ? undefined : structuredClone(plan);
 	}
 
+	/** Turns automatic answers on or off without changing the plan. */
+	setAutomatic(on: boolean): void {
+		this.automatic = on;
+	}
+
+	isAutomatic(): boolean {
+		return this.automatic;
+	}
+
 	underWay(): number {
 		return this.tasks.size;
 	}
@@ -53,10 +64,11 @@ export class AnswerTasks {
 	 */
 	start(request: Pick<RecordedRequest, 'seq' | 'path' | 'body'>, res: ServerResponse): void {
 		// A request still being read when stop() came must not start what stop() just aborted.
-		if (this.plan === undefined || this.stopped) return;
-		const link = findAnswerLink(request.path, request.body);
-		if (link === undefined) return;
-		const record: AnswerRecord = { requestSeq: request.seq, link, form: answerForm(this.plan.answer), done: false };
+		if (this.plan === undefined || !this.automatic || this.stopped) return;
+		const found = findAnswerLinkTo(request.path, request.body);
+		// A link outside the plan's scope is the user's own question: theirs to answer.
+		if (found === undefined || !inScope(this.plan.only, found)) return;
+		const record: AnswerRecord = { requestSeq: request.seq, link: found.link, form: answerForm(this.plan.answer), done: false };
 		this.records.push(record);
 		const answered = new Promise<void>((resolve) => {
 			res.once('finish', resolve);
@@ -70,11 +82,12 @@ export class AnswerTasks {
 		this.tasks.set(controller, task);
 	}
 
-	/** Aborts every answer under way, forgets the records and goes back to the first plan. */
+	/** Aborts every answer under way, forgets the records and goes back to the first plan, turned on. */
 	reset(): void {
 		// An answer still under way belongs to the test or run before; it must not reach the next one's n8n.
 		this.abort('the sandbox was reset');
 		this.records.length = 0;
+		this.automatic = true;
 		this.plan = this.initialPlan === undefined ? undefined : structuredClone(this.initialPlan);
 	}
 

@@ -1,7 +1,8 @@
 /**
  * Runs the sandbox as a stand-alone https server (plain http with --http): `npx tsx sandbox/cli.ts [--http] [--port N] [--host H]
  * [--key K] [--latency MS] [--rate-limit N [--limit-shape S] [--burst B] [--retry-after R]]
- * [--started +62...]... [--answer approve|decline|text:T [--answer-delay MS] [--answer-no-preview]]`
+ * [--started +62...]... [--answer approve|decline|text:T [--answer-delay MS] [--answer-no-preview]]
+ * [--phone-port N | --no-phone]`
  * (also `npm run sandbox -- ...`).
  */
 import { readFileSync } from 'node:fs';
@@ -32,6 +33,9 @@ const USAGE = `Usage: tsx sandbox/cli.ts [options]
   --answer-no-preview
                    no link-preview GET of the link before the answer
   --http           serve plain http instead of https (to try the credential's Allow Plain HTTP)
+  --phone-port N   port of the phone page, plain http on 127.0.0.1 only (default: the API port + 1,
+                   or any free port with --port 0)
+  --no-phone       no phone page
   --help           show this text
 
 It serves https (unless --http), with a throwaway CA and certificate for localhost/127.0.0.1/::1: the run's
@@ -68,6 +72,7 @@ async function main(): Promise<void> {
 	const latencyMs = parseNonNegativeInteger(values.latency ?? '0', '--latency');
 	const rateLimit = rateLimitOf(values);
 	const answerLinks = answerPlanOf(values);
+	const phone = phoneOf(values, port);
 	const apiKey = values.key ?? process.env.SANDBOX_API_KEY ?? DEFAULT_API_KEY;
 	if (apiKey.length === 0) fail('--key: must not be empty');
 
@@ -88,6 +93,7 @@ async function main(): Promise<void> {
 			quiet: false,
 			...(rateLimit ? { rateLimit } : {}),
 			...(answerLinks ? { answerLinks } : {}),
+			...(phone ? { phone } : {}),
 		});
 	} catch (error) {
 		// EADDRINUSE and a bad --started number both land here; one line is enough to act on.
@@ -106,6 +112,7 @@ function banner(sandbox: Sandbox, rateLimit: RateLimit | undefined, answerLinks:
 	return (
 		`Sandbox listening on ${sandbox.url}\n` +
 			`API key: ${sandbox.apiKey}\n` +
+			(sandbox.phoneUrl ? `Phone page: ${sandbox.phoneUrl} (open it in a browser: every message sent, per number)\n` : '') +
 			(rateLimit ? `Rate limit: ${JSON.stringify(rateLimit)}\n` : '') +
 			(answerLinks ? `Answer links: ${JSON.stringify(answerLinks)}\n` : '') +
 			(files
@@ -147,6 +154,16 @@ function stopOnSignals(running: Sandbox, removeOwn: () => void): void {
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
 	// Stopping only the top `npm` of `npm run sandbox` stops the sandbox too.
 	watchLifeline((why) => shutdown('SIGTERM', why));
+}
+
+/** Where the phone page listens, or undefined with --no-phone. */
+function phoneOf(values: ReturnType<typeof parseCli>['values'], apiPort: number): { port: number } | undefined {
+	if (values['no-phone']) {
+		if (values['phone-port'] !== undefined) fail('--phone-port and --no-phone: choose one');
+		return undefined;
+	}
+	if (values['phone-port'] !== undefined) return { port: parseNonNegativeInteger(values['phone-port'], '--phone-port', 65535) };
+	return { port: apiPort === 0 || apiPort === 65535 ? 0 : apiPort + 1 };
 }
 
 /** The rate limit the flags describe, or undefined without --rate-limit. */
@@ -200,6 +217,8 @@ function parseCli() {
 			'answer-delay': { type: 'string' },
 			'answer-no-preview': { type: 'boolean' },
 			http: { type: 'boolean' },
+			'phone-port': { type: 'string' },
+			'no-phone': { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
 		},
 		strict: true,

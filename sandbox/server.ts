@@ -18,13 +18,15 @@ import type { LogContext } from './api';
 import { handleApi } from './api';
 import { CONTROL_PREFIX, handleControl } from './control';
 import { jsonOutcome, readBody, writeOutcome } from './http';
+import type { PhoneServer } from './phone';
+import { startPhone } from './phone';
 import { SandboxState } from './state';
 import { loadRunTls } from './tls';
 import type { Sandbox, SandboxOptions } from './types';
 import { API_PATHS } from './validate';
 
 export { API_PATHS, COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH } from './validate';
-export type { AnswerPlan, AnswerRecord, PlannedAnswer } from './answerLinks';
+export type { AnswerPlan, AnswerRecord, AnswerScope, PlannedAnswer } from './answerLinks';
 export { MAX_ANSWER_DELAY_MS, checkAnswerPlan, findAnswerLink } from './answerLinks';
 export type { LimiterShape, RateLimit, RetryAfterStyle } from './rateLimit';
 export { LIMITER_SHAPES, RETRY_AFTER_STYLES, checkRateLimit } from './rateLimit';
@@ -104,16 +106,37 @@ function stopServer(state: SandboxState, server: Server, sockets: Set<Socket>): 
 	return Promise.all([closed, answersSettled]).then(() => undefined);
 }
 
+/** The phone page on the sandbox's state, when the options ask for it; a port in use closes the API server too. */
+async function phoneFor(options: SandboxOptions, state: SandboxState, server: Server): Promise<PhoneServer | undefined> {
+	if (options.phone === undefined) return undefined;
+	const tasks = state.answerTasks;
+	const source = {
+		requests: state.requests,
+		answers: tasks.records,
+		currentPlan: () => tasks.currentPlan(),
+		automatic: () => tasks.isAutomatic(),
+		setAutomatic: (on: boolean) => tasks.setAutomatic(on),
+	};
+	try {
+		return await startPhone(source, options.phone.port);
+	} catch (error) {
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+		throw new Error(`phone page: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const state = new SandboxState(options);
 	const sockets = new Set<Socket>();
 	const server = await listen(options, state, sockets);
+	const phone = await phoneFor(options, state, server);
 	const address = server.address() as AddressInfo;
 	const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 	let stopping: Promise<void> | undefined;
 	return {
 		url: `${options.plainHttp ? 'http' : 'https'}://${host}:${address.port}`,
 		port: address.port,
+		...(phone ? { phoneUrl: phone.url } : {}),
 		apiKey: state.apiKey,
 		requests: state.requests,
 		deliveries: () => state.requests.filter((request) => request.delivered),
@@ -129,8 +152,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		onAdmitted: (count, action) => state.arrivals.onAdmitted(count, action),
 		answers: state.answerTasks.records,
 		setAnswerPlan: (plan) => state.answerTasks.setPlan(plan),
+		setAutomaticAnswers: (on) => state.answerTasks.setAutomatic(on),
+		automaticAnswers: () => state.answerTasks.isAutomatic(),
 		answersSettled: (deadlineMs) => state.answerTasks.settled(deadlineMs),
 		reset: () => state.reset(),
-		stop: () => (stopping ??= stopServer(state, server, sockets)),
+		stop: () => (stopping ??= Promise.all([stopServer(state, server, sockets), phone?.stop()]).then(() => undefined)),
 	};
 }

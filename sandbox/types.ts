@@ -27,6 +27,8 @@ export interface SandboxOptions {
 	now?: () => number;
 	/** Answer the waiting-webhook link of every delivered message this way (see answerLinks.ts); default none. */
 	answerLinks?: AnswerPlan;
+	/** Also serve the phone page (phone.ts) on plain http at 127.0.0.1:`port` (0: any free port); default none. */
+	phone?: { port: number };
 }
 
 /** Hold API answers until this many requests are open at once, or this many arrived since the last reset (the tail of a run). */
@@ -81,6 +83,8 @@ export interface Sandbox {
 	/** e.g. https://127.0.0.1:43123 (http:// with `plainHttp`), no trailing slash. */
 	url: string;
 	port: number;
+	/** The phone page, http://127.0.0.1:<port>, when the options asked for it. */
+	phoneUrl?: string;
 	apiKey: string;
 	/** Every request to the three API endpoints, in arrival order. */
 	requests: RecordedRequest[];
@@ -113,6 +117,10 @@ export interface Sandbox {
 	answers: AnswerRecord[];
 	/** Sets or, with undefined, removes how delivered answer links are answered; throws on a malformed plan. */
 	setAnswerPlan(plan: AnswerPlan | undefined): void;
+	/** Turns automatic answers on or off; the plan stays as it is (reset() turns them back on). */
+	setAutomaticAnswers(on: boolean): void;
+	/** Whether automatic answers are on (a plan must also be set for anything to be answered). */
+	automaticAnswers(): boolean;
 	/** Waits until no answer to a link is under way, at most `deadlineMs`; resolves with how many still are. */
 	answersSettled(deadlineMs: number): Promise<number>;
 	/**

@@ -3,9 +3,10 @@
 # through scripts/n8n/run-checks.ts: the single-instance checks of a version share one n8n, its
 # queue checks one queue-mode set-up, and each check passes or fails on its own.
 #   - 2.8.4 (Node 20): installed package, credential test, self-hosted service, AI agent, human
-#     review, send-and-wait, send-once / Dry Run / Retry On Fail, the editor in Chromium; in queue
-#     mode (Postgres, main + 2 workers) a burst of production-webhook executions, send-and-wait
-#     across a restart, send-once / Retry On Fail on workers; and the commands a user runs
+#     review, send-and-wait, send-once / Dry Run / Retry On Fail, the editor and the sandbox's phone
+#     page in Chromium; in queue mode (Postgres, main + 2 workers) a burst of production-webhook
+#     executions, send-and-wait across a restart, send-once / Retry On Fail on workers; and the
+#     commands a user runs
 #     (npm start, demo, demo:fast, sandbox) stopped through the top npm alone, leaving no process
 #     and no temp file (scripts/n8n/check-clean-stop.ts);
 #   - 1.123.x, the newest 1.x (Node 20, legacy expression engine), and the newest 2.x
@@ -98,9 +99,9 @@ for version in "${N8N_MAIN_VERSION}" "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSI
 	failures_before=${#failed[@]}
 	run_step "n8n ${version} install (.cache/)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/install-n8n.ts
 	((${#failed[@]} == failures_before)) || continue
-	# The editor walk (on an n8n of its own) runs on the n8n every check runs on.
+	# The editor walk (on an n8n of its own) and the phone page in Chromium run on the n8n npm start runs.
 	checks=("${CHECKS[@]}")
-	if [[ "${version}" == "${N8N_MAIN_VERSION}" ]]; then checks+=(editor); fi
+	if [[ "${version}" == "${N8N_MAIN_VERSION}" ]]; then checks+=(editor phone-page); fi
 	run_step "checks, n8n ${version}: ${checks[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${checks[@]}"
 	# The commands a user runs (npm start, demo, demo:fast, sandbox), stopped every way they can be.
 	if [[ "${version}" == "${N8N_MAIN_VERSION}" ]]; then

@@ -19,7 +19,7 @@ import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
 import { CREDENTIAL_TYPE } from './lib/config';
 import { walkUserPaths } from './lib/editorWalk';
-import { loadExamples, MEDIA_RECIPIENT } from './lib/examples';
+import { demoAnswerPlan, loadExamples, MEDIA_RECIPIENT } from './lib/examples';
 import { newRequests, SMS_PATH, startSandbox, untilQuiet } from './lib/sandbox';
 import { walkSendAndWait } from './lib/sendAndWaitWalk';
 import { step } from './lib/stack';
@@ -37,6 +37,8 @@ async function body({ sandbox, stack, expect }: CheckContext): Promise<void> {
 	// A second service, on plain http, for the credential dialog's Allow Plain HTTP.
 	const plain = await startSandbox({ port: 0, quiet: true, plainHttp: true });
 	sandbox.startChat(MEDIA_RECIPIENT);
+	// As `npm start` sets it: the sandbox answers the refund example alone, so the Send and Wait built in the walk waits for its user.
+	sandbox.setAnswerPlan(demoAnswerPlan());
 	const editor = await step('start Chromium and sign in', async () => await Editor.start(stack, { sandbox, expect }));
 	try {
 		const example = (name: string, workflowId: string, node: string, walk: (tab: Tab) => Promise<void>): Promise<void> =>

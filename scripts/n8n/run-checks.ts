@@ -17,6 +17,7 @@ import { editorCheck } from './check-editor';
 import { humanReviewCheck } from './check-human-review';
 import { installedPackageCheck } from './check-installed-package';
 import { keyDestinationCheck } from './check-key-destination';
+import { phonePageCheck } from './check-phone-page';
 import { queueModeCheck } from './check-queue-mode';
 import { selfHostedCheck } from './check-self-hosted';
 import { sendAndWaitCheck } from './check-send-and-wait';
@@ -36,6 +37,7 @@ const CHECKS: Record<string, Check> = {
 	'ask-twice': askTwiceCheck,
 	'send-once': sendOnceCheck,
 	editor: editorCheck,
+	'phone-page': phonePageCheck,
 	'queue-mode': queueModeCheck,
 	// It restarts n8n; the one after it swaps the workers for a fresh one.
 	'send-and-wait-queue': sendAndWaitQueueCheck,

@@ -133,3 +133,37 @@ test(
 	},
 	CLI_TIMEOUT_MS,
 );
+
+test(
+	'prints the phone page\'s address, http on 127.0.0.1 on a port of its own, which shows what was sent; --phone-port picks it, --no-phone leaves it out',
+	async () => {
+		await withCli(runCli(['--port', '0', '--key', 'cli-key']), async (cli) => {
+			const [, url] = await cli.waitFor(/Sandbox listening on (https:\/\/127\.0\.0\.1:\d+)/);
+			const [, phone] = await cli.waitFor(/Phone page: (http:\/\/127\.0\.0\.1:\d+)/);
+			expect(new URL(phone).port).not.toBe(new URL(url).port);
+			const sent = await fetch(`${url}${SMS_PATH}`, {
+				method: 'POST',
+				headers: { Authorization: 'cli-key', 'Content-Type': 'application/json' },
+				body: JSON.stringify({ phone_number: '+6281234567890', message: 'Seen on the phone page' }),
+			});
+			expect(sent.status).toBe(200);
+			const page = await (await fetch(phone)).text();
+			expect(page).toContain('Seen on the phone page');
+			expect(page).not.toContain('cli-key');
+			cli.child.kill('SIGTERM');
+			expect(await cli.exited).toBe(0);
+		});
+		await withCli(runCli(['--port', '0', '--no-phone']), async (cli) => {
+			const [, url] = await cli.waitFor(/Sandbox listening on (https:\/\/\S+)/);
+			// A request answered: the signal handlers are in place before the SIGTERM below.
+			expect((await fetch(`${url}/__sandbox/stats`)).status).toBe(200);
+			expect(cli.output()).not.toContain('Phone page');
+			cli.child.kill('SIGTERM');
+			expect(await cli.exited).toBe(0);
+		});
+		const bad = runCli(['--port', '0', '--phone-port', 'x']);
+		expect(await bad.exited).toBe(2);
+		expect(bad.output()).toMatch(/--phone-port: expected a whole number, got "x"/);
+	},
+	CLI_TIMEOUT_MS,
+);

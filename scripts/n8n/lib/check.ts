@@ -99,7 +99,7 @@ export async function runChecks(checks: Check[]): Promise<void> {
 	const verdicts: string[] = [];
 	let allPassed = true;
 	try {
-		const service = await startSandbox({ port: 0, quiet: true });
+		const service = await startSandbox({ port: 0, quiet: true, phone: { port: 0 } });
 		sandbox = service;
 		const shared = checks.filter((check) => !check.queue && !check.alone);
 		const groups = [shared, ...checks.filter((check) => check.alone).map((check) => [check]), checks.filter((check) => check.queue)];

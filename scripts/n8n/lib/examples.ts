@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { AnswerPlan } from '../../../sandbox/answerLinks';
 import { CREDENTIAL_TYPE, NODE_TYPE, REPO_ROOT } from './config';
 import type { CredentialFixture, ExecutionSummary, N8nClient, NodeItem } from './n8n';
 import { MANUAL_TRIGGER } from './n8n';
@@ -18,6 +19,9 @@ export const CREDENTIAL_ID = 'mcnSandboxCred01';
 export const CREDENTIAL_NAME = 'Multi-Channel Notification (sandbox)';
 /** The media example's recipient: media can only go to someone who has started the chat. */
 export const MEDIA_RECIPIENT = '+6281298765432';
+/** The example whose question `npm start` answers for the user, and its manager, a number no other example uses. */
+export const REFUND_EXAMPLE = 'approve-refund-sms.json';
+export const REFUND_MANAGER = '+6281100004242';
 
 export interface WorkflowNode {
 	id: string;
@@ -82,6 +86,17 @@ export function loadExamples({ answered = false }: { answered?: boolean } = {}):
 			if (!trigger) throw new Error(`${file}: no Manual Trigger node`);
 			return { file, workflow, triggerName: trigger.name, expectedErrors: EXPECTED_ERRORS[file] ?? 0 };
 		});
+}
+
+/**
+ * How `npm start`'s sandbox answers: approve the refund example's link half a second after its SMS
+ * is delivered (n8n may not be waiting yet the moment it sends), and only that link: to its
+ * manager, from its Send and Wait node. A workflow the user builds waits for the user's answer.
+ */
+export function demoAnswerPlan(): AnswerPlan {
+	const ask = readExampleWorkflow(REFUND_EXAMPLE).nodes.find((node) => node.type === NODE_TYPE && node.parameters.operation === 'sendAndWait');
+	if (!ask) throw new Error(`${REFUND_EXAMPLE}: no Send and Wait node`);
+	return { answer: 'approve', delayMs: 500, only: { recipient: REFUND_MANAGER, nodeId: ask.id } };
 }
 
 export function sandboxCredential(baseUrl: string, apiKey: string): CredentialFixture {

@@ -158,14 +158,22 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		const link = sent.length === 1 ? findAnswerLink(sent[0].path, sent[0].body) : undefined;
 		const asked = sent.length === 1 && message.startsWith(`${QUESTION}\n`) && link !== undefined && message.endsWith(link);
 		expect(asked, 'one SMS went out, the question then the answer link on its own line; the panel says it waits for the answer to that SMS and to whom it went', bodies(sent));
-		// The person opens the link on a phone (a page of its own context) and writes an answer.
-		const phone = await editor.browser.newPage({ viewport: { width: 360, height: 740 } });
-		await phone.goto(link ?? '', { waitUntil: 'commit' });
+		// As under `npm start`, nobody answers it but the user: they open the link from the sandbox's
+		// phone page on a phone-sized screen (a context of its own), in the new tab it opens.
+		const answeredBySandbox = editor.check.sandbox.answers.some((record) => record.requestSeq === sent[0]?.seq);
+		expect(!answeredBySandbox, 'the sandbox did not answer the question built in the editor (its automatic answers are kept to the refund example)');
+		const screen = await editor.browser.newContext({ viewport: { width: 360, height: 740 } });
+		const phonePage = await screen.newPage();
+		await phonePage.goto(editor.check.sandbox.phoneUrl ?? '', { waitUntil: 'load' });
+		const onPhone = phonePage.locator('li', { hasText: QUESTION });
+		await onPhone.waitFor({ timeout: 30_000 });
+		expect((await onPhone.getByText('Answered automatically').count()) === 0, 'the phone page shows the SMS, not answered automatically');
+		const [phone] = await Promise.all([screen.waitForEvent('page'), onPhone.locator(`a[href="${link ?? ''}"]`).click()]);
 		await phone.getByText(QUESTION).waitFor({ timeout: 30_000 });
 		await phone.locator('textarea').fill(FREE_TEXT_ANSWER);
 		await phone.getByRole('button', { name: 'Submit' }).click();
 		await phone.getByText('Thank you').first().waitFor({ timeout: 30_000 });
-		await phone.close();
+		await screen.close();
 		await output.getByText(FREE_TEXT_ANSWER).first().waitFor({ timeout: 60_000 });
 		expect(true, `the execution resumed: the output panel shows the answer "${FREE_TEXT_ANSWER}"`);
 		await tab.screenshot('send-and-wait-answered.png');
