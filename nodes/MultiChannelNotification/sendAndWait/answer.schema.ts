@@ -69,7 +69,7 @@ function accepts(accept: string[], file: UploadedFile): boolean {
 }
 
 /** The files chosen: a file input left empty arrives, where n8n keeps it, as a file without name or bytes. */
-const chosenFiles = (given: unknown): UploadedFile[] =>
+export const chosenFiles = (given: unknown): UploadedFile[] =>
 	(Array.isArray(given) ? given : given ? [given] : []).filter(
 		(file: UploadedFile) => typeof file?.filepath === 'string' && (file.size > 0 || (file.originalFilename ?? '') !== ''),
 	) as UploadedFile[];
@@ -125,7 +125,7 @@ const TYPE_RULES: Record<string, { holds: (value: string, field: FormField) => b
 	radio: { holds: (value, field) => field.options.includes(value), rule: ': that is not one of the choices.' },
 };
 
-/** A field with one answer, trimmed (a password's excepted); left empty, "" (or null for a number). */
+/** A field with one answer, trimmed (a password's excepted). */
 function singleAnswer(field: FormField) {
 	const first = (values: string[]) => (values[0] ?? '').trim();
 	const typed = TYPE_RULES[field.type];
@@ -138,7 +138,8 @@ function singleAnswer(field: FormField) {
 		.superRefine(rule((values: string[]) => typed === undefined || first(values) === '' || typed.holds(first(values), field), typed?.rule ?? ''))
 		.transform((values): FieldAnswer => {
 			const value = first(values);
-			if (value === '') return { value: field.type === 'number' ? null : '', files: [] };
+			// Left empty: a radio has no answer (n8n's own forms leave its key out), a number null, others "".
+			if (value === '') return { value: field.type === 'radio' ? undefined : field.type === 'number' ? null : '', files: [] };
 			// A password is what the person typed, spaces included.
 			return { value: field.type === 'number' ? Number(value) : field.type === 'password' ? values[0] : value, files: [] };
 		});

@@ -53,9 +53,24 @@ export interface UploadedFile {
 /** The hidden input that ends a form with a file element: missing from a POST, the form did not arrive whole. */
 export const FORM_END = 'form-end';
 
+/**
+ * The hidden input before the optional file elements, which the page puts after all the others:
+ * n8n 2.8 and 1.x stop reading a form at a file input left empty, and what comes before one
+ * has then arrived (answer.ts).
+ */
+export const FIELDS_END = 'fields-end';
+
+/** Whether the page puts an element last, after FIELDS_END: an optional file element. */
+export const goesLast = (field: FormField) => field.type === FILE_TYPE && !field.required;
+
+/** A switch as n8n hands it over: true, or "true" from JSON. */
+const isTrue = (value: unknown) => value === true || value === 'true';
+
 /** One element of a checked definition, as the page shows it and the answer is read. */
 function formFieldOf(entry: IDataObject): FormField {
-	const { type, label } = kindOf(entry);
+	const { type: defined, label } = kindOf(entry);
+	// A dropdown with Multiple Choice is shown and read as checkboxes, as n8n's own forms do.
+	const type = defined === 'dropdown' && isTrue(entry.multiselect) ? 'checkbox' : defined;
 	const [hidden, html] = [type === HIDDEN_TYPE, type === HTML_TYPE];
 	return {
 		label,
@@ -63,7 +78,7 @@ function formFieldOf(entry: IDataObject): FormField {
 		value: hidden ? text(entry.fieldValue) : html ? safeHtml(typeof entry.html === 'string' ? entry.html : '') : '',
 		placeholder: text(entry.placeholder),
 		options: optionsOf(entry).filter((option) => option !== ''),
-		required: !html && (entry.requiredField === true || entry.requiredField === 'true'),
+		required: !html && isTrue(entry.requiredField),
 		multiple: type === FILE_TYPE && entry.multipleFiles !== false && entry.multipleFiles !== 'false',
 		accept: type === FILE_TYPE ? acceptList(entry.acceptFileTypes) : [],
 	};

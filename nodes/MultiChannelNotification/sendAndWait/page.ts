@@ -8,7 +8,7 @@
 
 import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
 import type { FormField } from './form';
-import { FORM_END, inputName } from './form';
+import { FIELDS_END, FORM_END, goesLast, inputName } from './form';
 
 export interface Choice {
 	/** The form field and value posted, e.g. approved=true. */
@@ -98,6 +98,13 @@ function formElement(field: FormField, index: number): string {
 	return `${labelled}<input type="${type}" id="${name}" name="${name}"${extra}${placeholder}${required}>`;
 }
 
+/** The form's elements in order, but the optional file elements last, after the FIELDS_END marker (form.ts says why). */
+function formElements(fields: FormField[]): string {
+	const shown = (last: boolean) => fields.map((field, index) => (goesLast(field) === last ? formElement(field, index) : '')).join('');
+	const last = shown(true);
+	return last === '' ? shown(false) : `${shown(false)}<input type="hidden" name="${FIELDS_END}" value="1">${last}`;
+}
+
 function content(body: PageBody): string {
 	if (body.kind === 'notice') {
 		return `<h1>${escapeHtml(body.title)}</h1><p class="message">${escapeHtml(body.text)}</p>`;
@@ -111,7 +118,7 @@ function content(body: PageBody): string {
 		const inputs =
 			body.kind === 'text'
 				? `<label for="answer">Your answer${REQUIRED_MARK}</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea>`
-				: `${body.fields.map(formElement).join('')}${end}`;
+				: `${formElements(body.fields)}${end}`;
 		const anyRequired = body.kind === 'text' || body.fields.some((field) => field.required && field.type !== HIDDEN_TYPE);
 		// A Custom Form posts as multipart: n8n 2.x's own forms do, and newer n8n accepts nothing else for one.
 		const form = body.kind === 'form' ? '<form method="post" enctype="multipart/form-data">' : '<form method="post">';
