@@ -107,8 +107,8 @@ function stoppedAtLastEmptyFile(fields: FormField[], body: IDataObject, uploads:
 
 /**
  * One POSTed form (its fields, and its files by input name), checked field by field. Empty
- * optional fields come out as "" (text, email, date, password, dropdown), null (number, one
- * file) or [] (checkboxes, several choices, several files); a radio has no key.
+ * optional fields come out as "" (text, textarea, email, date, password, dropdown), null
+ * (number, file) or [] (checkboxes, several choices); a radio has no key.
  */
 export function readFormAnswer(fields: FormField[], body: IDataObject, uploads: Record<string, unknown> = {}, sentBytes = Infinity): Verdict<FormAnswer> {
 	const whole = body[FORM_END] === '1' || stoppedAtLastEmptyFile(fields, body, uploads, sentBytes);

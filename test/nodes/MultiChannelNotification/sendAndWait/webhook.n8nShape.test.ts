@@ -108,3 +108,21 @@ describe('an optional file element left empty, on an n8n that stops reading the 
 		expect(html).toContain('The form did not arrive whole');
 	});
 });
+
+test('a textarea: as typed, spaces and line breaks kept, as n8n\'s own forms keep them; only spaces does not answer a required one', async () => {
+	const parameters = form({ fieldLabel: 'Note', fieldType: 'textarea' }, { fieldLabel: 'Why', fieldType: 'textarea', requiredField: true });
+
+	expect((await answered(parameters, { 'field-0': '  indented\r\nnext ', 'field-1': ' because ' })).data).toStrictEqual({ Note: '  indented\r\nnext ', Why: ' because ' });
+	const { status, html } = await answered(parameters, { 'field-0': '', 'field-1': ' \r\n ' });
+	expect(status).toBe(400);
+	expect(html).toContain('&quot;Why&quot; is required.');
+});
+
+test('optional file elements left empty: null, as in n8n\'s own forms, whether they take one file or several', async () => {
+	const parameters = form({ fieldLabel: 'Photos', fieldType: 'file' }, { fieldLabel: 'Scan', fieldType: 'file', multipleFiles: false });
+	const blank = { filepath: '/tmp/blank', originalFilename: '', mimetype: 'application/octet-stream', size: 0 };
+
+	const { data, binary } = await answered(parameters, { 'form-end': '1' }, { 'field-0': blank });
+	expect(data).toStrictEqual({ Photos: null, Scan: null });
+	expect(binary).toBeUndefined();
+});
