@@ -16,7 +16,7 @@ import {
 } from './answer.schema';
 import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
 import type { FormField, UploadedFile } from './form';
-import { FIELDS_END, FORM_END, goesLast, inputName } from './form';
+import { FIELDS_END, FORM_END, inputName, putLast } from './form';
 import { binaryKey } from './formDefinition.schema';
 import type { PageBody } from './page';
 
@@ -86,23 +86,19 @@ function collect(fields: FormField[], answers: Record<string, FieldAnswer | unde
 const UNDER_ANY_FILE_LIMIT = 1024 * 1024;
 
 /**
- * Whether a form that lacks its end marker arrived whole but for its last optional file element,
- * left empty: n8n 2.8 and 1.x stop reading a form at a file input left empty and call the webhook
- * with what they read. It is so when everything before the optional file elements arrived (their
- * marker), each of them but the last brought its files, and the request was too small for any
- * file to have gone over n8n's limit (the other reason a form stops early). Then the last one
- * was empty; with an earlier one left empty, the files after it are lost and the form is not whole.
+ * Whether a form that lacks its end marker arrived whole but for its only file element, optional
+ * and left empty: n8n 2.8 and 1.x stop reading a form at a file input left empty (and delete any
+ * file they had read) and call the webhook with the fields they read. It is so when the page put
+ * that element last (form.ts) and everything before it arrived (its marker), no file did, and
+ * the request was too small for a file to have gone over n8n's limit (the other reason a form
+ * stops early). With several file elements, a file read before the stop is gone, or files after
+ * it are lost: the form is not whole.
  */
-function stoppedAtLastEmptyFile(fields: FormField[], body: IDataObject, uploads: Record<string, unknown>, sentBytes: number): boolean {
-	const last = fields.flatMap((field, index) => (goesLast(field) ? [inputName(index)] : []));
-	const arrived = (name: string) => chosenFiles(uploads[name]).length > 0;
-	return (
-		body[FIELDS_END] === '1' &&
-		last.length > 0 &&
-		last.slice(0, -1).every(arrived) &&
-		!arrived(last[last.length - 1]) &&
-		sentBytes < UNDER_ANY_FILE_LIMIT
-	);
+function stoppedAtOnlyEmptyFile(fields: FormField[], body: IDataObject, uploads: Record<string, unknown>, sentBytes: number): boolean {
+	const last = putLast(fields);
+	if (last === undefined) return false;
+	const chosen = chosenFiles(uploads[inputName(fields.indexOf(last))]);
+	return body[FIELDS_END] === '1' && chosen.length === 0 && sentBytes < UNDER_ANY_FILE_LIMIT;
 }
 
 /**
@@ -111,7 +107,7 @@ function stoppedAtLastEmptyFile(fields: FormField[], body: IDataObject, uploads:
  * (number, file) or [] (checkboxes, several choices); a radio has no key.
  */
 export function readFormAnswer(fields: FormField[], body: IDataObject, uploads: Record<string, unknown> = {}, sentBytes = Infinity): Verdict<FormAnswer> {
-	const whole = body[FORM_END] === '1' || stoppedAtLastEmptyFile(fields, body, uploads, sentBytes);
+	const whole = body[FORM_END] === '1' || stoppedAtOnlyEmptyFile(fields, body, uploads, sentBytes);
 	const candidate: IDataObject = { [FORM_END]: whole ? '1' : body[FORM_END] };
 	fields.forEach((field, index) => {
 		const name = inputName(index);

@@ -54,14 +54,17 @@ export interface UploadedFile {
 export const FORM_END = 'form-end';
 
 /**
- * The hidden input before the optional file elements, which the page puts after all the others:
- * n8n 2.8 and 1.x stop reading a form at a file input left empty, and what comes before one
- * has then arrived (answer.ts).
+ * The hidden input before a form's only file element when it is optional, which the page puts
+ * after all the others: n8n 2.8 and 1.x stop reading a form at a file input left empty, and what
+ * comes before it has then arrived (answer.ts).
  */
 export const FIELDS_END = 'fields-end';
 
-/** Whether the page puts an element last, after FIELDS_END: an optional file element. */
-export const goesLast = (field: FormField) => field.type === FILE_TYPE && !field.required;
+/** The element the page puts last, after FIELDS_END: a form's only file element, if optional. */
+export function putLast(fields: FormField[]): FormField | undefined {
+	const files = fields.filter((field) => field.type === FILE_TYPE);
+	return files.length === 1 && !files[0].required ? files[0] : undefined;
+}
 
 /** A switch as n8n hands it over: true, or "true" from JSON. */
 const isTrue = (value: unknown) => value === true || value === 'true';

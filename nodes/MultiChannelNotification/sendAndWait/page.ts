@@ -8,7 +8,7 @@
 
 import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
 import type { FormField } from './form';
-import { FIELDS_END, FORM_END, goesLast, inputName } from './form';
+import { FIELDS_END, FORM_END, inputName, putLast } from './form';
 
 export interface Choice {
 	/** The form field and value posted, e.g. approved=true. */
@@ -98,11 +98,11 @@ function formElement(field: FormField, index: number): string {
 	return `${labelled}<input type="${type}" id="${name}" name="${name}"${extra}${placeholder}${required}>`;
 }
 
-/** The form's elements in order, but the optional file elements last, after the FIELDS_END marker (form.ts says why). */
+/** The form's elements in order, but a form's only file element, if optional, last after the FIELDS_END marker (form.ts says why). */
 function formElements(fields: FormField[]): string {
-	const shown = (last: boolean) => fields.map((field, index) => (goesLast(field) === last ? formElement(field, index) : '')).join('');
-	const last = shown(true);
-	return last === '' ? shown(false) : `${shown(false)}<input type="hidden" name="${FIELDS_END}" value="1">${last}`;
+	const last = putLast(fields);
+	const inPlace = fields.map((field, index) => (field === last ? '' : formElement(field, index))).join('');
+	return last === undefined ? inPlace : `${inPlace}<input type="hidden" name="${FIELDS_END}" value="1">${formElement(last, fields.indexOf(last))}`;
 }
 
 function content(body: PageBody): string {

@@ -91,7 +91,7 @@ describe('a free-text answer', () => {
 });
 
 describe('a Custom Form', () => {
-	test('every element type, each named by its position; optional file elements last; a file element ends the form with its marker', () => {
+	test('every element type, each named by its position; a file element ends the form with its marker', () => {
 		const fields = [
 			formField({ label: 'Name', placeholder: 'Budi', required: true }),
 			formField({ label: 'Order', type: 'hiddenField', value: 'A-1', required: true }),
@@ -119,14 +119,12 @@ describe('a Custom Form', () => {
 				'<fieldset><legend>Also</legend><label class="choice"><input type="checkbox" name="field-5" value="Call">Call</label></fieldset>' +
 				'<label for="field-6">Size</label><select id="field-6" name="field-6"><option value="">Choose…</option><option value="S">S</option><option value="M">M</option></select>' +
 				`<label for="field-7">Receipt${MARK}</label><input type="file" id="field-7" name="field-7" multiple accept=".pdf,image/*" required>` +
+				'<label for="field-8">Photo</label><input type="file" id="field-8" name="field-8">' +
 				`<label for="field-9">Note</label><textarea id="field-9" name="field-9" maxlength="${MAX}" placeholder="Why"></textarea>` +
 				'<label for="field-10">Amount</label><input type="number" id="field-10" name="field-10" step="any" inputmode="decimal">' +
 				`<label for="field-11">Reply to</label><input type="email" id="field-11" name="field-11" maxlength="${MAX}">` +
 				'<label for="field-12">Pay by</label><input type="date" id="field-12" name="field-12">' +
 				`<label for="field-13">PIN</label><input type="password" id="field-13" name="field-13" maxlength="${MAX}">` +
-				// An optional file element comes last, after its marker (n8n 2.8 stops reading a form at one left empty).
-				'<input type="hidden" name="fields-end" value="1">' +
-				'<label for="field-8">Photo</label><input type="file" id="field-8" name="field-8">' +
 				'<input type="hidden" name="form-end" value="1">' +
 				'<button class="primary" type="submit">Send answer</button></form>',
 		);

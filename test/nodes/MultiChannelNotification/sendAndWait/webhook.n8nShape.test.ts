@@ -66,41 +66,45 @@ test('an optional radio with nothing chosen: no key in the answer, as in n8n\'s;
 
 /**
  * n8n 2.8 and 1.x stop reading a multipart form at a file input left empty (their parser refuses
- * an empty file) and hand the webhook what they read. The page puts optional file elements last,
- * after a marker, so that everything else has arrived when the parser stops at one.
+ * an empty file), delete every file they had read, and hand the webhook the fields they read.
+ * The page puts optional file elements last, after a marker, so that everything else has
+ * arrived when the parser stops at one.
  */
 describe('an optional file element left empty, on an n8n that stops reading the form there', () => {
-	const elements = [
-		{ fieldLabel: 'Photos', fieldType: 'file' },
-		{ fieldLabel: 'Receipt', fieldType: 'file', multipleFiles: false, requiredField: true },
-		{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
-		{ fieldLabel: 'Scan', fieldType: 'file', multipleFiles: false },
-	];
-	const parameters = form(...elements);
-	const receipt = upload('r.png', 5000);
+	const amount = { fieldLabel: 'Amount', fieldType: 'number', requiredField: true };
+	const photos = { fieldLabel: 'Photos', fieldType: 'file' };
+	const receipt = { fieldLabel: 'Receipt', fieldType: 'file', multipleFiles: false, requiredField: true };
+	const scan = { fieldLabel: 'Scan', fieldType: 'file', multipleFiles: false };
 	const small = { 'content-length': '6000' };
+	const cut = { 'field-0': '3', 'fields-end': '1' };
 
-	test('GET: optional file elements come last, after the fields-end marker, then the form\'s end', async () => {
-		const { html } = await call({ method: 'GET', parameters });
+	const order = async (parameters: IDataObject) => [...(await call({ method: 'GET', parameters })).html.matchAll(/<input[^>]* name="([\w-]+)"/g)].map((match) => match[1]);
 
-		const order = [...html.matchAll(/<input[^>]* name="([\w-]+)"/g)].map((match) => match[1]);
-		expect(order).toEqual(['field-1', 'field-2', 'fields-end', 'field-0', 'field-3', 'form-end']);
+	test('GET: a form\'s only file element, optional, comes last, after the fields-end marker, then the form\'s end', async () => {
+		expect(await order(form(scan, amount, { fieldLabel: 'Note' }))).toEqual(['field-1', 'field-2', 'fields-end', 'field-0', 'form-end']);
 	});
 
-	test('the last optional file element left empty: the answer is recorded, that element empty', async () => {
-		const { status, data, binary } = await answered(parameters, { 'field-2': '3', 'fields-end': '1' }, { 'field-1': receipt, 'field-0': upload('p.png') }, small);
+	test('GET: with a required file element or several file elements, every element stays in place', async () => {
+		expect(await order(form(receipt, amount))).toEqual(['field-0', 'field-1', 'form-end']);
+		expect(await order(form(photos, amount, scan))).toEqual(['field-0', 'field-1', 'field-2', 'form-end']);
+	});
+
+	test('the only file element, optional, left empty: the answer is recorded, that element null', async () => {
+		const { status, data, binary } = await answered(form(amount, { fieldLabel: 'Note' }, scan), { ...cut, 'field-1': 'ok' }, {}, small);
 
 		expect(status).toBe(200);
-		expect(data).toEqual({ Photos: [{ filename: 'p.png', mimetype: 'image/png', size: 10 }], Receipt: { filename: 'r.png', mimetype: 'image/png', size: 5000 }, Amount: 3, Scan: null });
-		expect(Object.keys(binary ?? {})).toEqual(['Photos', 'Receipt']);
+		expect(data).toStrictEqual({ Amount: 3, Note: 'ok', Scan: null });
+		expect(binary).toBeUndefined();
 	});
 
 	test.each([
-		['an earlier optional file element left empty (the later ones\' files may be lost)', { 'field-2': '3', 'fields-end': '1' }, { 'field-1': receipt }, small],
-		['the form cut before its optional file elements', { 'field-2': '3' }, { 'field-1': receipt }, small],
-		['a request of 1 MiB or more (a file may have been over n8n\'s limit)', { 'field-2': '3', 'fields-end': '1' }, { 'field-1': receipt, 'field-0': upload('p.png') }, { 'content-length': String(6000 + 1024 * 1024) }],
-		['no content-length to tell', { 'field-2': '3', 'fields-end': '1' }, { 'field-1': receipt, 'field-0': upload('p.png') }, {}],
-	])('%s: refused as a form that did not arrive whole', async (_name, data, files, headers) => {
+		['a required file element as well (its file, read before the stop, is deleted)', form(amount, receipt, scan), { 'field-1': upload('r.png') }, cut, small],
+		['another optional file element, with a file (deleted)', form(amount, photos, scan), { 'field-1': upload('p.png') }, cut, small],
+		['another optional file element, empty (files after it would be lost)', form(amount, photos, scan), {}, cut, small],
+		['the form cut before its optional file elements', form(amount, scan), {}, { 'field-0': '3' }, small],
+		['a request of 1 MiB or more (a file may have been over n8n\'s limit)', form(amount, scan), {}, cut, { 'content-length': String(1024 * 1024) }],
+		['no content-length to tell', form(amount, scan), {}, cut, {}],
+	])('%s: refused as a form that did not arrive whole', async (_name, parameters, files, data, headers) => {
 		const { status, html, data: recorded } = await answered(parameters, data, files, headers);
 
 		expect(status).toBe(400);
