@@ -93,7 +93,7 @@ background_installs=$!
 trap 'kill -- -"${background_installs}" 2>/dev/null || true' EXIT
 
 # The checks every line runs on one n8n, and the queue-mode ones.
-CHECKS=(installed-package credential-test key-destination self-hosted ai-agent human-review send-and-wait ask-twice send-once)
+CHECKS=(installed-package credential-test key-destination self-hosted ai-agent human-review send-and-wait form-parity ask-twice send-once)
 QUEUE_CHECKS=(queue-mode send-and-wait-queue send-once-queue)
 for version in "${N8N_MAIN_VERSION}" "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}"; do
 	failures_before=${#failed[@]}

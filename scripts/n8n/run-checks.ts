@@ -14,6 +14,7 @@ import { aiAgentCheck } from './check-ai-agent';
 import { askTwiceCheck } from './check-ask-twice';
 import { credentialCheck } from './check-credential-test';
 import { editorCheck } from './check-editor';
+import { formParityCheck } from './check-form-parity';
 import { humanReviewCheck } from './check-human-review';
 import { installedPackageCheck } from './check-installed-package';
 import { keyDestinationCheck } from './check-key-destination';
@@ -34,6 +35,7 @@ const CHECKS: Record<string, Check> = {
 	'ai-agent': aiAgentCheck,
 	'human-review': humanReviewCheck,
 	'send-and-wait': sendAndWaitCheck,
+	'form-parity': formParityCheck,
 	'ask-twice': askTwiceCheck,
 	'send-once': sendOnceCheck,
 	editor: editorCheck,

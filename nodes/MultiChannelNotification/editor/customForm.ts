@@ -122,6 +122,14 @@ export const formFieldsProperty: INodeProperties = {
 					displayOptions: { hide: { fieldType: [HIDDEN_TYPE, HTML_TYPE] } },
 				},
 				{
+					displayName: 'Multiple Choice',
+					name: 'multiselect',
+					type: 'boolean',
+					default: false,
+					description: 'Whether the person may choose several options: shown as checkboxes, answered as a list (as n8n\'s own forms do; Checkboxes is the same)',
+					displayOptions: { show: { fieldType: ['dropdown'] } },
+				},
+				{
 					displayName: 'Multiple Files',
 					name: 'multipleFiles',
 					type: 'boolean',

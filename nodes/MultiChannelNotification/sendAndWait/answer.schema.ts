@@ -69,7 +69,7 @@ function accepts(accept: string[], file: UploadedFile): boolean {
 }
 
 /** The files chosen: a file input left empty arrives, where n8n keeps it, as a file without name or bytes. */
-const chosenFiles = (given: unknown): UploadedFile[] =>
+export const chosenFiles = (given: unknown): UploadedFile[] =>
 	(Array.isArray(given) ? given : given ? [given] : []).filter(
 		(file: UploadedFile) => typeof file?.filepath === 'string' && (file.size > 0 || (file.originalFilename ?? '') !== ''),
 	) as UploadedFile[];
@@ -93,7 +93,8 @@ function fileAnswer(field: FormField) {
 				(files) => `: "${refused(files)?.originalFilename ?? ''}" is not a type it takes (${field.accept.join(', ')}).`,
 			),
 		)
-		.transform((files): FieldAnswer => ({ value: field.multiple ? files.map(about) : files[0] ? about(files[0]) : null, files }));
+		// None chosen: null, several or one, as in n8n's own forms.
+		.transform((files): FieldAnswer => ({ value: files.length === 0 ? null : field.multiple ? files.map(about) : about(files[0]), files }));
 }
 
 /** The values posted under one input: none, one, or several (checkboxes). */
@@ -125,7 +126,10 @@ const TYPE_RULES: Record<string, { holds: (value: string, field: FormField) => b
 	radio: { holds: (value, field) => field.options.includes(value), rule: ': that is not one of the choices.' },
 };
 
-/** A field with one answer, trimmed (a password's excepted); left empty, "" (or null for a number). */
+/** The types whose answer is what the person typed, spaces and line breaks included, as n8n's own forms keep them. */
+const AS_TYPED = ['password', 'textarea'];
+
+/** A field with one answer, trimmed (a password's and a textarea's excepted). */
 function singleAnswer(field: FormField) {
 	const first = (values: string[]) => (values[0] ?? '').trim();
 	const typed = TYPE_RULES[field.type];
@@ -134,13 +138,14 @@ function singleAnswer(field: FormField) {
 		.transform(postedValues)
 		.superRefine(rule((values: string[]) => values.length <= 1, 'takes one answer.'))
 		.superRefine(rule((values: string[]) => !field.required || first(values) !== '', 'is required.'))
-		.superRefine(rule((values: string[]) => [...first(values)].length <= MAX_ANSWER_CHARS, `is longer than ${MAX_ANSWER_CHARS} characters.`))
+		.superRefine(rule((values: string[]) => [...(values[0] ?? '')].length <= MAX_ANSWER_CHARS, `is longer than ${MAX_ANSWER_CHARS} characters.`))
 		.superRefine(rule((values: string[]) => typed === undefined || first(values) === '' || typed.holds(first(values), field), typed?.rule ?? ''))
 		.transform((values): FieldAnswer => {
+			if (AS_TYPED.includes(field.type)) return { value: values[0] ?? '', files: [] };
 			const value = first(values);
-			if (value === '') return { value: field.type === 'number' ? null : '', files: [] };
-			// A password is what the person typed, spaces included.
-			return { value: field.type === 'number' ? Number(value) : field.type === 'password' ? values[0] : value, files: [] };
+			// Left empty: a radio has no answer (n8n's own forms leave its key out), a number null, others "".
+			if (value === '') return { value: field.type === 'radio' ? undefined : field.type === 'number' ? null : '', files: [] };
+			return { value: field.type === 'number' ? Number(value) : value, files: [] };
 		});
 }
 

@@ -4,10 +4,19 @@ import type { Problem } from '../helpers/errors';
 import type { Verdict } from '../helpers/validation';
 import { judge } from '../helpers/validation';
 import type { FieldAnswer } from './answer.schema';
-import { choiceAnswerSchema, formAnswerLabels, formAnswerSchema, REQUEST_LABELS, REQUEST_RULES, sentAsSchema, textAnswerSchema } from './answer.schema';
+import {
+	choiceAnswerSchema,
+	chosenFiles,
+	formAnswerLabels,
+	formAnswerSchema,
+	REQUEST_LABELS,
+	REQUEST_RULES,
+	sentAsSchema,
+	textAnswerSchema,
+} from './answer.schema';
 import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
 import type { FormField, UploadedFile } from './form';
-import { FORM_END, inputName } from './form';
+import { FIELDS_END, FORM_END, inputName, putLast } from './form';
 import { binaryKey } from './formDefinition.schema';
 import type { PageBody } from './page';
 
@@ -63,20 +72,43 @@ function collect(fields: FormField[], answers: Record<string, FieldAnswer | unde
 			if ((field.type === HIDDEN_TYPE || field.type === HTML_TYPE) && field.label !== '') form.data[field.label] = field.value;
 			return;
 		}
-		form.data[field.label] = answer.value;
+		// An optional radio with nothing chosen has no key, as in n8n's own forms.
+		if (answer.value !== undefined) form.data[field.label] = answer.value;
 		const key = binaryKey(field.label);
-		if (field.type === FILE_TYPE) form.files.push(...answer.files.map((file, position) => ({ key: field.multiple ? `${key}_${position}` : key, file })));
+		// One file is under the label, several under label_0, label_1…: n8n's parser hands a list of one over as one file.
+		const several = answer.files.length > 1;
+		if (field.type === FILE_TYPE) form.files.push(...answer.files.map((file, position) => ({ key: several ? `${key}_${position}` : key, file })));
 	});
 	return form;
 }
 
+/** Under n8n's smallest limit on uploaded files (N8N_FORMDATA_FILE_SIZE_MAX, in MB): no file in a smaller request went over it. */
+const UNDER_ANY_FILE_LIMIT = 1024 * 1024;
+
+/**
+ * Whether a form that lacks its end marker arrived whole but for its only file element, optional
+ * and left empty: n8n 2.8 and 1.x stop reading a form at a file input left empty (and delete any
+ * file they had read) and call the webhook with the fields they read. It is so when the page put
+ * that element last (form.ts) and everything before it arrived (its marker), no file did, and
+ * the request was too small for a file to have gone over n8n's limit (the other reason a form
+ * stops early). With several file elements, a file read before the stop is gone, or files after
+ * it are lost: the form is not whole.
+ */
+function stoppedAtOnlyEmptyFile(fields: FormField[], body: IDataObject, uploads: Record<string, unknown>, sentBytes: number): boolean {
+	const last = putLast(fields);
+	if (last === undefined) return false;
+	const chosen = chosenFiles(uploads[inputName(fields.indexOf(last))]);
+	return body[FIELDS_END] === '1' && chosen.length === 0 && sentBytes < UNDER_ANY_FILE_LIMIT;
+}
+
 /**
  * One POSTed form (its fields, and its files by input name), checked field by field. Empty
- * optional fields come out as "" (text, email, date, password, one choice), null (number, one
- * file) or [] (checkboxes, several files).
+ * optional fields come out as "" (text, textarea, email, date, password, dropdown), null
+ * (number, file) or [] (checkboxes, several choices); a radio has no key.
  */
-export function readFormAnswer(fields: FormField[], body: IDataObject, uploads: Record<string, unknown> = {}): Verdict<FormAnswer> {
-	const candidate: IDataObject = { [FORM_END]: body[FORM_END] };
+export function readFormAnswer(fields: FormField[], body: IDataObject, uploads: Record<string, unknown> = {}, sentBytes = Infinity): Verdict<FormAnswer> {
+	const whole = body[FORM_END] === '1' || stoppedAtOnlyEmptyFile(fields, body, uploads, sentBytes);
+	const candidate: IDataObject = { [FORM_END]: whole ? '1' : body[FORM_END] };
 	fields.forEach((field, index) => {
 		const name = inputName(index);
 		candidate[name] = (field.type === FILE_TYPE ? uploads[name] : body[name]) as IDataObject[string];
@@ -86,14 +118,14 @@ export function readFormAnswer(fields: FormField[], body: IDataObject, uploads: 
 }
 
 /** The answer a page of this kind posts. */
-function answerOf(page: PageBody, posted: IDataObject): Verdict<Answer> {
+function answerOf(page: PageBody, posted: IDataObject, sentBytes: number): Verdict<Answer> {
 	if (page.kind === 'text') {
 		const verdict = judge(textAnswerSchema, posted, REQUEST_LABELS);
 		return 'data' in verdict ? { data: { data: { text: verdict.data }, said: RECORDED } } : verdict;
 	}
 	if (page.kind === 'form') {
 		// n8n hands a multipart body over as { data: fields, files }.
-		const verdict = readFormAnswer(page.fields, (posted.data ?? {}) as IDataObject, (posted.files ?? {}) as Record<string, unknown>);
+		const verdict = readFormAnswer(page.fields, (posted.data ?? {}) as IDataObject, (posted.files ?? {}) as Record<string, unknown>, sentBytes);
 		return 'data' in verdict ? { data: { ...verdict.data, said: RECORDED } } : verdict;
 	}
 	const verdict = judge(choiceAnswerSchema(page.kind === 'question' ? page.choices : []), posted, REQUEST_LABELS);
@@ -103,10 +135,14 @@ function answerOf(page: PageBody, posted: IDataObject): Verdict<Answer> {
 
 /** What a POST answers, or the page explaining why it was refused (the execution keeps waiting). */
 export function readAnswer(context: IWebhookFunctions, page: PageBody): Answer | Refusal {
-	const contentType = String(context.getRequestObject().headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	const { headers } = context.getRequestObject();
+	const contentType = String(headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	// The size the browser said it sent; unknown, as large as can be.
+	const length = String(headers['content-length'] ?? '');
+	const sentBytes = /^\d+$/.test(length) ? Number(length) : Infinity;
 	const expected = page.kind === 'form' ? 'multipart/form-data' : 'application/x-www-form-urlencoded';
 	const sent = judge(sentAsSchema(expected), { contentType }, REQUEST_LABELS);
 	if ('problems' in sent) return refusalOf(sent.problems);
-	const answer = answerOf(page, (context.getBodyData() ?? {}) as IDataObject);
+	const answer = answerOf(page, (context.getBodyData() ?? {}) as IDataObject, sentBytes);
 	return 'data' in answer ? answer.data : refusalOf(answer.problems);
 }

@@ -26,6 +26,7 @@ export const JSON_FORM_KEYS = [
 	'placeholder',
 	'requiredField',
 	'fieldOptions',
+	'multiselect',
 	'fieldName',
 	'fieldValue',
 	'multipleFiles',

@@ -53,9 +53,27 @@ export interface UploadedFile {
 /** The hidden input that ends a form with a file element: missing from a POST, the form did not arrive whole. */
 export const FORM_END = 'form-end';
 
+/**
+ * The hidden input before a form's only file element when it is optional, which the page puts
+ * after all the others: n8n 2.8 and 1.x stop reading a form at a file input left empty, and what
+ * comes before it has then arrived (answer.ts).
+ */
+export const FIELDS_END = 'fields-end';
+
+/** The element the page puts last, after FIELDS_END: a form's only file element, if optional. */
+export function putLast(fields: FormField[]): FormField | undefined {
+	const files = fields.filter((field) => field.type === FILE_TYPE);
+	return files.length === 1 && !files[0].required ? files[0] : undefined;
+}
+
+/** A switch as n8n hands it over: true, or "true" from JSON. */
+const isTrue = (value: unknown) => value === true || value === 'true';
+
 /** One element of a checked definition, as the page shows it and the answer is read. */
 function formFieldOf(entry: IDataObject): FormField {
-	const { type, label } = kindOf(entry);
+	const { type: defined, label } = kindOf(entry);
+	// A dropdown with Multiple Choice is shown and read as checkboxes, as n8n's own forms do.
+	const type = defined === 'dropdown' && isTrue(entry.multiselect) ? 'checkbox' : defined;
 	const [hidden, html] = [type === HIDDEN_TYPE, type === HTML_TYPE];
 	return {
 		label,
@@ -63,7 +81,7 @@ function formFieldOf(entry: IDataObject): FormField {
 		value: hidden ? text(entry.fieldValue) : html ? safeHtml(typeof entry.html === 'string' ? entry.html : '') : '',
 		placeholder: text(entry.placeholder),
 		options: optionsOf(entry).filter((option) => option !== ''),
-		required: !html && (entry.requiredField === true || entry.requiredField === 'true'),
+		required: !html && isTrue(entry.requiredField),
 		multiple: type === FILE_TYPE && entry.multipleFiles !== false && entry.multipleFiles !== 'false',
 		accept: type === FILE_TYPE ? acceptList(entry.acceptFileTypes) : [],
 	};

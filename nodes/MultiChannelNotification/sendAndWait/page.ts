@@ -8,7 +8,7 @@
 
 import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
 import type { FormField } from './form';
-import { FORM_END, inputName } from './form';
+import { FIELDS_END, FORM_END, inputName, putLast } from './form';
 
 export interface Choice {
 	/** The form field and value posted, e.g. approved=true. */
@@ -98,6 +98,13 @@ function formElement(field: FormField, index: number): string {
 	return `${labelled}<input type="${type}" id="${name}" name="${name}"${extra}${placeholder}${required}>`;
 }
 
+/** The form's elements in order, but a form's only file element, if optional, last after the FIELDS_END marker (form.ts says why). */
+function formElements(fields: FormField[]): string {
+	const last = putLast(fields);
+	const inPlace = fields.map((field, index) => (field === last ? '' : formElement(field, index))).join('');
+	return last === undefined ? inPlace : `${inPlace}<input type="hidden" name="${FIELDS_END}" value="1">${formElement(last, fields.indexOf(last))}`;
+}
+
 function content(body: PageBody): string {
 	if (body.kind === 'notice') {
 		return `<h1>${escapeHtml(body.title)}</h1><p class="message">${escapeHtml(body.text)}</p>`;
@@ -111,7 +118,7 @@ function content(body: PageBody): string {
 		const inputs =
 			body.kind === 'text'
 				? `<label for="answer">Your answer${REQUIRED_MARK}</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea>`
-				: `${body.fields.map(formElement).join('')}${end}`;
+				: `${formElements(body.fields)}${end}`;
 		const anyRequired = body.kind === 'text' || body.fields.some((field) => field.required && field.type !== HIDDEN_TYPE);
 		// A Custom Form posts as multipart: n8n 2.x's own forms do, and newer n8n accepts nothing else for one.
 		const form = body.kind === 'form' ? '<form method="post" enctype="multipart/form-data">' : '<form method="post">';

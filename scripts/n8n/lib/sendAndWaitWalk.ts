@@ -116,12 +116,13 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		await tab.input('fieldLabel').fill('Reason');
 		await tab.select('fieldType', 'Dropdown');
 		expect(await tab.field('fieldOptions').isVisible(), 'Element Type Dropdown adds Field Options');
+		expect(await tab.field('multiselect').isVisible(), 'and Multiple Choice, as n8n\'s own forms offer it');
 		await tab.page.evaluate('document.activeElement?.blur()');
 		await tab.screenshot('send-and-wait-custom-form.png', 'formFields');
 		await tab.select('fieldType', 'Custom HTML');
 		await tab.fields('Element Type Custom HTML', ['html', 'elementName'], ['fieldLabel', 'requiredField', 'fieldName', 'multipleFiles']);
 		await tab.select('fieldType', 'File');
-		await tab.fields('Element Type File', ['fieldLabel', 'multipleFiles', 'acceptFileTypes', 'requiredField'], ['fieldOptions', 'fieldName', 'placeholder']);
+		await tab.fields('Element Type File', ['fieldLabel', 'multipleFiles', 'acceptFileTypes', 'requiredField'], ['fieldOptions', 'multiselect', 'fieldName', 'placeholder']);
 		await tab.select('fieldType', 'Hidden Field');
 		await tab.fields('Element Type Hidden Field', ['fieldName', 'fieldValue'], ['fieldLabel', 'fieldOptions', 'requiredField', 'multipleFiles', 'acceptFileTypes']);
 		const defineForm = await tab.select('defineForm', 'Using JSON');

@@ -59,7 +59,7 @@ describe('Form Elements (the editor)', () => {
 
 describe('Form Fields (JSON)', () => {
 	/** n8n's own names for an element's keys, as the README lists them. */
-	const KEYS = 'fieldLabel, fieldType, placeholder, requiredField, fieldOptions, fieldName, fieldValue, multipleFiles, acceptFileTypes, html, elementName';
+	const KEYS = 'fieldLabel, fieldType, placeholder, requiredField, fieldOptions, multiselect, fieldName, fieldValue, multipleFiles, acceptFileTypes, html, elementName';
 
 	test('a key the forms do not take: named, with the keys they do take, at the Form Fields parameter', () => {
 		expect(fromJson('[{ "fieldLabel": "Name", "defaultValue": "Budi" }]').problems).toEqual([

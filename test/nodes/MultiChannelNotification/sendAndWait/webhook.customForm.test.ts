@@ -57,9 +57,9 @@ describe('Custom Form', () => {
 							Notify: ['SMS', 'Email'],
 							'Pay by': '2026-12-01',
 							'Reply to': 'a@b.co',
-							'Note <i>': 'line 1\nline 2',
+							'Note <i>': ' line 1\nline 2 ',
 							Ticket: '',
-							// What the person typed, spaces included: a password is not trimmed.
+							// What the person typed, spaces included: a password and a textarea are not trimmed.
 							PIN: ' 12 34 ',
 						},
 					},
@@ -199,7 +199,7 @@ describe('Custom Form', () => {
 			const blank = { filepath: '/tmp/blank', originalFilename: '', mimetype: 'application/octet-stream', size: 0 };
 			const { result, copied } = await call({ method: 'POST', contentType: MULTIPART, body: posted({ 'field-1': upload('r.pdf', 'application/pdf'), 'field-2': blank }), parameters: withFiles });
 
-			expect(result.workflowData?.[0][0].json.data).toMatchObject({ Photos: [] });
+			expect(result.workflowData?.[0][0].json.data).toMatchObject({ Photos: null });
 			expect(Object.keys(result.workflowData?.[0][0].binary ?? {})).toEqual(['Receipt__1_']);
 			expect(copied).toHaveLength(1);
 		});

@@ -12,6 +12,8 @@ interface Call {
 	contentType?: string;
 	body?: unknown;
 	parameters?: IDataObject;
+	/** More request headers, e.g. the content-length a browser sends. */
+	headers?: Record<string, string>;
 }
 
 interface Answered {
@@ -35,7 +37,7 @@ export const node = new MultiChannelNotification();
 /** The README's limit on a Free Text answer (2,000 characters), written out rather than imported. */
 export const MAX_ANSWER_CHARS = 2000;
 
-export async function call({ method, contentType, body, parameters = {} }: Call): Promise<Answered> {
+export async function call({ method, contentType, body, parameters = {}, headers = {} }: Call): Promise<Answered> {
 	const answered = { status: 0, headers: {} as Record<string, string>, html: '', copied: [] as string[][], warned: [] as string[] };
 	const response = {
 		status(code: number) {
@@ -53,7 +55,7 @@ export async function call({ method, contentType, body, parameters = {} }: Call)
 	};
 	const values: IDataObject = { message: 'Approve the refund?', responseType: 'approval', ...parameters };
 	const context = {
-		getRequestObject: () => ({ method, headers: contentType ? { 'content-type': contentType } : {} }),
+		getRequestObject: () => ({ method, headers: { ...headers, ...(contentType ? { 'content-type': contentType } : {}) } }),
 		getResponseObject: () => response,
 		getBodyData: () => body ?? {},
 		getNodeParameter: (name: string, fallback: unknown) =>
