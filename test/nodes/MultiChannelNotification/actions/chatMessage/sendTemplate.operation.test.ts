@@ -92,7 +92,7 @@ describe('Chat Message → Send Template through the engine', () => {
 		expectRefused(error, 'Item 0: 3 problems (To, Quick Reply Buttons, Placeholder Values)', [
 			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "not a number"',
 			'Quick Reply Buttons → Button 1 → Index must be 0, 1 or 2 (a template has at most 3 quick reply buttons) — got "7"',
-			"Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given",
+			'Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given: fill in the input {{1}} below Template Content (Body Parameters is used only while Template Content is empty)',
 		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});

@@ -112,10 +112,10 @@ describe('Combined Notification → Send with Failover through the engine', () =
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expectRefused(error, 'Item 0: 3 problems (To, SMS Message, Body Parameters)', [
+		expectRefused(error, 'Item 0: 3 problems (To, SMS Message, Placeholder Values)', [
 			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "not a number"',
 			'SMS Message is required and must not be empty',
-			"Body Parameters must have 2 entries, one for each placeholder of Template Content ({{1}} to {{2}}), but 1 was given",
+			'Placeholder Values must have a value for each placeholder of Template Content ({{1}} to {{2}}), but 0 were given: fill in the inputs {{1}} to {{2}} below Template Content (Body Parameters is used only while Template Content is empty)',
 		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});
