@@ -12,8 +12,9 @@ import { z } from 'zod/v4';
  * shortest numbers in international use.
  */
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
+// The point and an example first: n8n's toast shows only the error's first 80 characters.
 const E164_RULE =
-	'must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890)';
+	'must be in full international form like +6281234567890 (a leading +, the country code and the number: 7 to 15 digits, the E.164 format)';
 
 /** Spec: Limits → Allowed country code for SMS is +62 only. */
 const SMS_COUNTRY_PREFIX = '+62';

@@ -76,7 +76,7 @@ export async function walkUserPaths(editor: Editor): Promise<void> {
 		const lines = description.split('\n').map((line) => line.trim());
 		// Body Parameters is hidden beside Template Content, and n8n drops it: the {{1}} input is named.
 		editor.expectEqual(title, 'Item 0: 2 problems (To, Placeholder Values)', 'the title names both fields');
-		const problemLines = ['• To must be an E.164 phone number', '• Placeholder Values must have a value for each placeholder'];
+		const problemLines = ['• To must be in full international form like +6281234567890', '• Placeholder Values must have a value for each placeholder'];
 		const listed = problemLines.every((start) => lines.some((line) => line.startsWith(start))) && lines.includes('Nothing was sent for this item.');
 		expect(listed, 'the panel shows one problem per line, then "Nothing was sent for this item."', lines);
 		await tab.screenshot('editor-error-panel.png');
