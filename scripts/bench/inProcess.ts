@@ -60,7 +60,8 @@ export const EXAMPLE_SENDS = [
 		parameters: {
 			...TEMPLATE,
 			to: '={{ $json.phone }}',
-			bodyParameters: { parameter: [{ text: '={{ $json.name }}' }, { text: '={{ $json.order }}' }] },
+			placeholder1: '={{ $json.name }}',
+			placeholder2: '={{ $json.order }}',
 			quickReplyButtons: { button: [{ index: '0', payload: '={{ "track-" + $json.order }}' }, { index: '1', payload: 'help' }] },
 		},
 	},

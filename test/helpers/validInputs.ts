@@ -17,9 +17,22 @@ export const nonZeroDigit = fc.constantFrom(...'123456789'.split(''));
 const digit = fc.constantFrom(...'0123456789'.split(''));
 export const digits = (minLength: number, maxLength: number) => fc.string({ unit: digit, minLength, maxLength });
 
-/** E.164 as the spec defines it: +, country code not starting with 0, 7 to 15 digits in all. */
-export const e164 = fc.tuple(nonZeroDigit, digits(6, 14)).map(([first, rest]) => `+${first}${rest}`);
-export const smsE164 = digits(5, 13).map((rest) => `+62${rest}`);
+/** An Indonesian mobile number (+62 8…) of a length the numbering plan has none of: refused by the node. */
+const implausibleIndonesianMobile = (value: string) => /^\+628/.test(value) && (value.length - 3 < 9 || value.length - 3 > 12);
+
+/**
+ * E.164 as the spec defines it: +, country code not starting with 0, 7 to 15 digits in all;
+ * without the +62 8… numbers of a length no Indonesian mobile number has.
+ */
+export const e164 = fc
+	.tuple(nonZeroDigit, digits(6, 14))
+	.map(([first, rest]) => `+${first}${rest}`)
+	.filter((value) => !implausibleIndonesianMobile(value));
+/** +62: a mobile number (8 then 8 to 11 digits) or any other +62 number E.164 allows. */
+export const smsE164 = fc.oneof(
+	digits(8, 11).map((rest) => `+628${rest}`),
+	fc.tuple(fc.constantFrom(...'012345679'.split('')), digits(4, 12)).map(([first, rest]) => `+62${first}${rest}`),
+);
 
 /** Whitespace that String.prototype.trim removes, Unicode spaces included. */
 const TRIMMED_SPACE = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2003', '\u2028', '\u202f', '\u3000', '\ufeff'];

@@ -41,6 +41,18 @@ const whileContentHas = (pattern: string) => ({
 	show: { ...showFields.show, templateContent: [{ _cnd: { regex: pattern } }] },
 });
 
+/**
+ * Body Parameters is shown only where the {{1}}… inputs cannot take the values: Template Content
+ * empty (or not stored at all), or using a placeholder beyond the last input ({{21}} and up), so
+ * one way of giving the values is on screen at a time. A parameter n8n does not show is dropped
+ * before the node runs, so a workflow saved with both gets the inputs' count error. The pattern
+ * matches {{21}} and up: PLACEHOLDER_INPUT_COUNT is 20.
+ */
+const beyondLastInput = `\\{\\{(0*(2[1-9]|[3-9]\\d|[1-9]\\d{2,}))\\}\\}`;
+const whileBodyParametersNeeded = {
+	show: { ...showFields.show, templateContent: [undefined, { _cnd: { regex: `^\\s*$|${beyondLastInput}` } }] },
+};
+
 const placeholderInputs: INodeProperties[] = [
 	{
 		displayName:
@@ -143,9 +155,9 @@ export const templateFields: INodeProperties[] = [
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Body Parameter',
 		default: {},
-		displayOptions: showFields,
+		displayOptions: whileBodyParametersNeeded,
 		description:
-			'For a template entered without its text: the values that fill its placeholders, in order — the first entry fills {{1}}, the second {{2}}, and so on. Drag to reorder. With Template Content given, use the {{1}}, {{2}}, … inputs above instead.',
+			'For a template entered without its text: the values that fill its placeholders, in order — the first entry fills {{1}}, the second {{2}}, and so on. Drag to reorder. Shown only while Template Content is empty (or uses more placeholders than there are inputs): with Template Content, the {{1}}, {{2}}, … inputs take the values.',
 		options: [
 			{
 				displayName: 'Parameter',

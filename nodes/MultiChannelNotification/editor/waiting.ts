@@ -7,11 +7,14 @@ import { shownFor } from '../helpers/resource';
  * the output hint once the answer is in. Editor texts only; no credential is ever part of them.
  *
  * The editor evaluates the tooltip as an expression with the node's parameters and an
- * `$execution` of its own, but without run data (docs/send-and-wait.md, "While it waits"):
+ * `$execution` of its own, but without run data or the credential (docs/send-and-wait.md, "While
+ * it waits"):
  * - n8n 2.41 passes the waiting task's metadata in as `$execution.resumeUrl`; the node puts the
- *   signed answer link there (sendAndWait/wait.ts), so the tooltip links the answer page itself;
- * - n8n 1.123 and 2.8 pass only the execution's unsigned URL, which the answer page refuses, so
- *   the tooltip says where the link is instead.
+ *   answer link there (sendAndWait/wait.ts), so the tooltip links the answer page itself;
+ * - n8n 1.123 and 2.8 pass only a URL the answer page refuses, so the tooltip says where the link
+ *   is: in the message, and, when the service is the local sandbox, on the sandbox's phone page.
+ *   The tooltip cannot read the credential's Base URL, so it names that page for the reader to
+ *   use if their credential is the sandbox's.
  * The recipient is the field as set (an expression stays one): the number the node actually sent
  * to is in the answer's `question.recipient`.
  */
@@ -25,17 +28,18 @@ const code = (name: string) => `"<code>" + ${raw(name)} + "</code>"`;
 const isSms = shownFor('sms').map((value) => `$parameter["resource"] === ${JSON.stringify(value)}`).join(' || ');
 
 const WHERE = [
-	`(${isSms} ? "an SMS to " + ${code('phoneNumber')}`,
-	`: $parameter["resource"] === "combined" ? "a chat message to " + ${code('to')} + ", with SMS failover to " + ${code('phoneNumber')}`,
-	`: "a chat message to " + ${code('to')})`,
+	`(${isSms} ? "by SMS to " + ${code('phoneNumber')}`,
+	`: $parameter["resource"] === "combined" ? "by chat message to " + ${code('to')} + "; the service may fall back to SMS to " + ${code('phoneNumber')}`,
+	`: "by chat message to " + ${code('to')})`,
 ].join(' ');
 
 const SIGNED = `String($execution.resumeUrl || "").includes("signature=")`;
-const OPEN_LINK = `" <a href=\\"" + String($execution.resumeUrl).replace(/"/g, "&quot;") + "\\" target=\\"_blank\\">Open the answer page</a> (the same link as in the message)."`;
+/** The link in an href: `&` (between the link's query values) and `"` escaped. */
+const OPEN_LINK = `" <a href=\\"" + String($execution.resumeUrl).replace(/&/g, "&amp;").replace(/"/g, "&quot;") + "\\" target=\\"_blank\\">Open the answer page</a> (the link in that message)."`;
 const FIND_LINK =
-	'" The answer page opens from the link in that message. n8n signs the link when the message goes out and this n8n does not hand it to the editor, so it is not shown here: to test, open it from the message itself."';
+	'" To answer, open the link in that message. With the local sandbox as the service (npm start), the sandbox’s phone page (its address is printed by npm start) shows that message and its link."';
 
-export const WAITING_TOOLTIP = `={{ $parameter["operation"] !== "sendAndWait" ? "" : "Waiting for the answer to " + ${WHERE} + "." + (${SIGNED} ? ${OPEN_LINK} : ${FIND_LINK}) }}`;
+export const WAITING_TOOLTIP = `={{ $parameter["operation"] !== "sendAndWait" ? "" : "Waiting for an answer. The question went " + ${WHERE} + "." + (${SIGNED} ? ${OPEN_LINK} : ${FIND_LINK}) }}`;
 
 /** Below the output once the answer is in: what the item holds. */
 export const ANSWER_OUTPUT_HINT: NodeHint = {

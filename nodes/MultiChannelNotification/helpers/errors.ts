@@ -33,7 +33,7 @@ export interface Problem {
 	label?: string;
 	/** Where the value sits in the node's parameters (["quickReplyButtons", "button", 1, "payload"]). */
 	path: Array<string | number>;
-	/** The rule, phrased to follow the label: "must be an E.164 phone number …". */
+	/** The rule, phrased to follow the label: "must be in full international form like +6281234567890 …". */
 	rule: string;
 	/** The offending value, already shortened for display; absent when showing it would not help. */
 	value?: string;
@@ -94,7 +94,8 @@ export function titleText(text: string, max = MAX_TITLE): string {
 	const open = cut.lastIndexOf('(');
 	if (open > max / 2 && cut.indexOf(')', open) === -1) cut = cut.slice(0, open);
 	const space = cut.lastIndexOf(' ');
-	if (space > max / 2 && !/\s$/.test(cut)) cut = cut.slice(0, space);
+	// A cut that ends a word (the next character is a space) keeps that word.
+	if (space > max / 2 && !/\s$/.test(cut) && !/^\s/.test(text.slice(max - 1))) cut = cut.slice(0, space);
 	return `${cut.replace(/[\s,:;—–-]+$/, '')}…`;
 }
 

@@ -12,8 +12,9 @@ import { z } from 'zod/v4';
  * shortest numbers in international use.
  */
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
+// The point and an example first: n8n's toast shows only the error's first 80 characters.
 const E164_RULE =
-	'must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890)';
+	'must be in full international form like +6281234567890 (a leading +, the country code and the number: 7 to 15 digits, the E.164 format)';
 
 /** Spec: Limits → Allowed country code for SMS is +62 only. */
 const SMS_COUNTRY_PREFIX = '+62';
@@ -40,7 +41,30 @@ export function httpsRuleFor(value: unknown): string {
 const NOT_BLANK = /\S/;
 export const requiredText = z.string().refine((value) => NOT_BLANK.test(value), { error: REQUIRED_RULE });
 
-export const e164PhoneNumber = z.string().regex(E164_PATTERN, { error: E164_RULE });
+/**
+ * Indonesian mobile numbers (+62 8…) have 9 to 12 digits after +62, 10 to 13 in the national form
+ * 08… (Indonesia's numbering plan as libphonenumber's metadata for ID gives it: mobile numbers
+ * 8[1-35-9] followed by 7 to 10 digits; docs/service-api.md). A +62 8 number of another length
+ * reaches no one on any channel, so it is refused before sending (0812-3456 was sent as
+ * +628123456). Other +62 numbers (landlines, whose lengths vary) are not judged here.
+ */
+const INDONESIAN_MOBILE = /^\+628\d*$/;
+const INDONESIAN_MOBILE_DIGITS = { min: 9, max: 12 };
+
+function indonesianMobileLength(value: string): 'short' | 'long' | undefined {
+	if (!E164_PATTERN.test(value) || !INDONESIAN_MOBILE.test(value)) return undefined;
+	const digits = value.length - '+62'.length;
+	if (digits < INDONESIAN_MOBILE_DIGITS.min) return 'short';
+	return digits > INDONESIAN_MOBILE_DIGITS.max ? 'long' : undefined;
+}
+
+const mobileLengthRule = (value: unknown) =>
+	`looks too ${typeof value === 'string' && indonesianMobileLength(value) === 'long' ? 'long' : 'short'} for an Indonesian mobile number (+62 8… has ${INDONESIAN_MOBILE_DIGITS.min} to ${INDONESIAN_MOBILE_DIGITS.max} digits after +62, e.g. +6281234567890)`;
+
+export const e164PhoneNumber = z
+	.string()
+	.regex(E164_PATTERN, { error: E164_RULE })
+	.refine((value) => indonesianMobileLength(value) === undefined, { error: (issue) => mobileLengthRule(issue.input) });
 
 // The country is judged only on a well-formed number, so one mistake gives one message.
 export function smsPhoneNumberWith(countryRule: string) {

@@ -126,7 +126,9 @@ function countMessage(field: CountedField, highest: number, count: number): stri
 		const longer =
 			highest > PLACEHOLDER_INPUT_COUNT
 				? `: inputs go up to {{${PLACEHOLDER_INPUT_COUNT}}}, so for a longer template leave them empty and fill Body Parameters with all ${highest} values`
-				: '';
+				: count === 0
+					? `: fill in ${highest === 1 ? 'the input' : 'the inputs'} ${placeholders} below Template Content (Body Parameters is used only while Template Content is empty)`
+					: '';
 		return `must have a value for each placeholder of Template Content (${placeholders}), but ${given}${longer}`;
 	}
 	return highest === 0

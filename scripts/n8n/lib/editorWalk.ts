@@ -74,8 +74,9 @@ export async function walkUserPaths(editor: Editor): Promise<void> {
 	await inTab('an item with several problems', fresh(editor, 'Walk: several problems', problems), async (tab) => {
 		const { title, description } = await errorShown((await tab.execute()).output);
 		const lines = description.split('\n').map((line) => line.trim());
-		editor.expectEqual(title, 'Item 0: 2 problems (To, Body Parameters)', 'the title names both fields');
-		const problemLines = ['• To must be an E.164 phone number', '• Body Parameters must have 1 entry'];
+		// Body Parameters is hidden beside Template Content, and n8n drops it: the {{1}} input is named.
+		editor.expectEqual(title, 'Item 0: 2 problems (To, Placeholder Values)', 'the title names both fields');
+		const problemLines = ['• To must be in full international form like +6281234567890', '• Placeholder Values must have a value for each placeholder'];
 		const listed = problemLines.every((start) => lines.some((line) => line.startsWith(start))) && lines.includes('Nothing was sent for this item.');
 		expect(listed, 'the panel shows one problem per line, then "Nothing was sent for this item."', lines);
 		await tab.screenshot('editor-error-panel.png');

@@ -9,22 +9,70 @@ import { join } from 'node:path';
 import { N8N_DIR } from './config';
 import { cleanEnv, QUIET, spawnGroup, stopGroup } from './process';
 
-/** What npm's `--loglevel=http` log says so far: package metadata read, packages downloaded (or taken from npm's cache). */
-export function fetchProgress(logFile: string): { metadata: number; fetched: number; fromCache: number; last?: string; bytes: number } {
+export interface NpmProgress {
+	/** Package documents (metadata) read. */
+	metadata: number;
+	/** Packages downloaded. */
+	fetched: number;
+	/** Packages taken from npm's cache, not downloaded. */
+	fromCache: number;
+	/** The last package named in the log (name@version, or a package whose metadata was read). */
+	last?: string;
+	bytes: number;
+}
+
+// npm 11 (test/fixtures/npm11/):
+//   "npm http fetch GET 200 https://registry.example/@scope%2fname 45ms (cache miss)"     metadata
+//   "npm http fetch GET 200 https://registry.example/@scope/name/-/name-1.2.3.tgz 153ms (cache miss)"   a download
+//   "npm http cache @scope/name@https://registry.example/@scope/name/-/name-1.2.3.tgz 0ms (cache hit)"  from the cache
+// With an empty cache npm logs both a download and a cache line for each package: a tarball
+// counts once, as downloaded if it was fetched.
+const NPM_HTTP = /^npm http (?:fetch GET 200 (\S+)|cache (?:(?:@[^@\s]+|[^@\s]+)@)?(\S+\.tgz)) /gm;
+
+/** `@scope/name@1.2.3` from a tarball URL `…/@scope/name/-/name-1.2.3.tgz`. */
+function tarballName(url: string): string {
+	const [path, file] = new URL(url).pathname.split('/-/');
+	const name = decodeURIComponent(path.slice(1));
+	const base = name.split('/').at(-1) ?? name;
+	return `${name}@${file.slice(base.length + 1).replace(/\.tgz$/, '')}`;
+}
+
+/** What npm's `--loglevel=http` log says so far: package metadata read, packages downloaded or taken from npm's cache. */
+export function fetchProgress(logFile: string): NpmProgress {
 	let text = '';
 	try {
 		text = readFileSync(logFile, 'utf8');
 	} catch {
 		// Not written yet.
 	}
-	// e.g. "npm http fetch GET 200 https://registry.example/@scope%2fname 45ms (cache miss)" (metadata)
-	// and  "npm http fetch GET 200 https://registry.example/@scope/name/-/name-1.2.3.tgz 153ms (cache miss)"
-	const fetches = [...text.matchAll(/^npm http fetch GET 200 (\S+) .*$/gm)];
-	const tarballs = fetches.filter((match) => match[1].endsWith('.tgz'));
-	const fromCache = tarballs.filter((match) => /\(cache (hit|revalidated|stale)\)/.test(match[0])).length;
-	const url = fetches.at(-1)?.[1];
-	const last = url?.endsWith('.tgz') ? url.split('/-/').at(-1)?.replace(/\.tgz$/, '') : url && decodeURIComponent(url.split('/').slice(3).join('/'));
-	return { metadata: fetches.length - tarballs.length, fetched: tarballs.length, fromCache, last, bytes: text.length };
+	let metadata = 0;
+	let last: string | undefined;
+	const downloaded = new Set<string>();
+	const cached = new Set<string>();
+	for (const [, fetched, fromCache] of text.matchAll(NPM_HTTP)) {
+		const url = fetched ?? fromCache;
+		if (url.endsWith('.tgz')) (fetched ? downloaded : cached).add(url);
+		else metadata += 1;
+		last = url.endsWith('.tgz') ? tarballName(url) : decodeURIComponent(new URL(url).pathname.slice(1));
+	}
+	const fromCache = [...cached].filter((url) => !downloaded.has(url)).length;
+	return { metadata, fetched: downloaded.size, fromCache, last, bytes: text.length };
+}
+
+const COLUMNS = 80;
+const fit = (line: string) => (line.length <= COLUMNS ? line : `${line.slice(0, COLUMNS - 1)}…`);
+
+/**
+ * One progress line of an npm run, at most 80 columns: elapsed time, packages in (downloaded,
+ * from the cache), the size of node_modules and the last package; once npm has been quiet for
+ * over 10 s after its downloads, that it is unpacking and building.
+ */
+export function progressLine(elapsedMs: number, progress: NpmProgress, megabytes: number, quietMs: number): string {
+	const time = `  … ${minutesAndSeconds(elapsedMs)}: `;
+	const packages = progress.fetched + progress.fromCache;
+	if (packages === 0) return fit(`${time}metadata of ${progress.metadata} packages read, ${megabytes} MB, last: ${progress.last ?? 'starting'}`);
+	if (quietMs > 10_000) return fit(`${time}${packages} packages in; npm unpacks and builds (quiet for ${minutesAndSeconds(quietMs)})`);
+	return fit(`${time}${progress.fetched} packages downloaded, ${progress.fromCache} from cache, ${megabytes} MB, last: ${progress.last ?? ''}`);
 }
 
 /** Waits for `work`, saying every 5 s what it is doing and for how long, so a long step is never silent. */
@@ -71,14 +119,10 @@ export async function npmInN8nDir(args: string[], logFile: string, started: numb
 				sizing = false;
 			});
 		}
-		const { metadata, fetched, fromCache, last, bytes } = fetchProgress(logFile);
-		if (bytes !== lastLogBytes) quietSince = Date.now();
-		lastLogBytes = bytes;
-		const what =
-			Date.now() - quietSince > 10_000 && fetched > 0
-				? `npm is unpacking and building (sqlite3 compiles from source where no prebuilt binary downloads; no output for ${minutesAndSeconds(Date.now() - quietSince)})`
-				: `last: ${last ?? 'starting'}`;
-		const line = `  … ${minutesAndSeconds(Date.now() - started)}: metadata of ${metadata} packages read, ${fetched} packages downloaded (${fromCache} of them from npm's cache), ${size} MB in node_modules; ${what}`;
+		const progress = fetchProgress(logFile);
+		if (progress.bytes !== lastLogBytes) quietSince = Date.now();
+		lastLogBytes = progress.bytes;
+		const line = progressLine(Date.now() - started, progress, size, Date.now() - quietSince);
 		if (tty) process.stdout.write(`\r${line.slice(0, (process.stdout.columns || 160) - 1).padEnd((process.stdout.columns || 160) - 1)}`);
 		else log(line);
 	};

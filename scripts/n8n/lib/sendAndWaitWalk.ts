@@ -154,7 +154,7 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 	await step('fix the number, Execute step, the person answers the link', async () => {
 		await tab.input('phoneNumber').fill('0812 3456 7890');
 		// The waiting tooltip names the channel and the number as set, and where the answer link is.
-		const { output, sent } = await tab.execute('Waiting for the answer to an SMS to 0812 3456 7890.');
+		const { output, sent } = await tab.execute('The question went by SMS to 0812 3456 7890.');
 		const message = (sent[0]?.body as { message?: string } | undefined)?.message ?? '';
 		const link = sent.length === 1 ? findAnswerLink(sent[0].path, sent[0].body) : undefined;
 		const asked = sent.length === 1 && message.startsWith(`${QUESTION}\n`) && link !== undefined && message.endsWith(link);

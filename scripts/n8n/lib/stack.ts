@@ -7,6 +7,7 @@ import { installPackageInto, packPackage } from './communityPackage';
 import { sandboxCredential } from './examples';
 import { ensureN8n } from './install';
 import type { CredentialFixture, N8nProcess } from './n8n';
+import { minutesAndSeconds } from './npmProgress';
 import { importFixtures, N8nClient, startN8n } from './n8n';
 import { elapsed, makeTempDir, QUIET } from './process';
 import type { Sandbox } from './sandbox';
@@ -14,11 +15,23 @@ import type { Sandbox } from './sandbox';
 /** Every step's name and seconds, printed at the end. */
 const timings: Array<[string, number]> = [];
 
-/** Runs one named step, printing when it starts (not under CI) and how long it took. */
-export async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
+/** How often a running step says it is still running. */
+const HEARTBEAT_MS = 5000;
+
+/**
+ * Runs one named step, printing when it starts (not under CI), every 5 s that it is still running
+ * (unless the step prints its own progress: `heartbeat: false`), and how long it took.
+ */
+export async function step<T>(name: string, work: () => Promise<T>, { heartbeat = true } = {}): Promise<T> {
 	const started = Date.now();
 	if (!QUIET) console.log(`→ ${name}…`);
-	const result = await work();
+	const timer = heartbeat ? setInterval(() => console.log(`  … ${name}: ${minutesAndSeconds(Date.now() - started)}`), HEARTBEAT_MS) : undefined;
+	let result: T;
+	try {
+		result = await work();
+	} finally {
+		clearInterval(timer);
+	}
 	timings.push([name, (Date.now() - started) / 1000]);
 	console.log(`✓ ${name} (${elapsed(started)})`);
 	return result;
@@ -51,7 +64,8 @@ export interface LaunchOptions {
 }
 
 export async function launch(options: LaunchOptions): Promise<Stack> {
-	await step(`n8n install (.cache/)`, async () => await ensureN8n());
+	// The install prints its own progress (npm's packages, node_modules' size) every 5 s.
+	await step(`n8n install (.cache/)`, async () => await ensureN8n(), { heartbeat: false });
 	const userFolder = makeTempDir(options.label);
 	const packageDir = await step('pack the package and install it into the n8n user folder', async () => await installPackageInto(userFolder, await packPackage(userFolder)));
 	const { sandbox, workflows = [] } = options;

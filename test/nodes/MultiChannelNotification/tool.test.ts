@@ -198,7 +198,7 @@ describe('problems name the argument through their parameter path', () => {
 		const problems = toolResultForError(error, parameters).problems as string[];
 		expect(problems).toEqual(
 			expect.arrayContaining([
-				expect.stringMatching(/^argument "recipient" must be an E\.164/),
+				expect.stringMatching(/^argument "recipient" must be in full international form/),
 				expect.stringMatching(/^the workflow's fixed setting "Template Name" \(not one of your arguments\) is required/),
 				expect.stringMatching(/^argument "order_id" must be text/),
 				expect.stringMatching(/^argument "confirm_payload" is required/),

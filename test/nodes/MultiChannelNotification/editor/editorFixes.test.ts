@@ -68,10 +68,7 @@ describe('Template Content turned into an expression by the editor', () => {
 
 	test('the same text as Fixed sends with its preview', async () => {
 		const { output, error } = await runNode({
-			parameters: template({
-				templateContent: 'Hi {{1}}, your order {{2}} shipped',
-				bodyParameters: { parameter: [{ text: 'Budi' }, { text: 'A-1042' }] },
-			}),
+			parameters: template({ templateContent: 'Hi {{1}}, your order {{2}} shipped', placeholder1: 'Budi', placeholder2: 'A-1042' }),
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error).toBeUndefined();
@@ -140,13 +137,15 @@ describe('Placeholder Values: one input per placeholder', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error?.description).toContain(
-			'• Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given',
+			'• Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given: fill in the input {{1}} below Template Content',
 		);
 	});
 
 	test('a body parameter refused for its own reason is not also counted as missing', async () => {
+		// Template Content from an earlier node: Body Parameters is shown and read beside it.
 		const { error } = await runNode({
-			parameters: template({ templateContent: 'Hi {{1}} {{2}}', bodyParameters: { parameter: [{ text: 'a' }, { text: ' ' }] } }),
+			parameters: template({ templateContent: '={{ $json.template }}', bodyParameters: { parameter: [{ text: 'a' }, { text: ' ' }] } }),
+			items: [{ template: 'Hi {{1}} {{2}}' }],
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error?.message).toBe('Item 0: Body Parameters → Parameter 2 is required and must not be empty');

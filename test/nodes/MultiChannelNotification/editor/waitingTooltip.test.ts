@@ -17,7 +17,9 @@ const sandbox = useSandbox();
 
 const nodeType = new MultiChannelNotification();
 const UNSIGNED = 'http://localhost:5678/webhook-waiting/42';
-const SIGNED = 'http://localhost:5678/webhook-waiting/42/node-1?signature=abc.DEF_1';
+const SIGNED = 'http://localhost:5678/webhook-waiting/42/node-1?question=q1&signature=abc.DEF_1';
+/** The link as it must stand in an href: `&` written `&amp;`. */
+const inHref = (link: string) => link.replace(/&/g, '&amp;');
 
 function tooltip(parameters: INodeParameters, resumeUrl = UNSIGNED): string {
 	const node: INode = { id: 'node-1', name: NODE_NAME, type: NODE_TYPE, typeVersion: 1, position: [0, 0], parameters };
@@ -33,31 +35,39 @@ function tooltip(parameters: INodeParameters, resumeUrl = UNSIGNED): string {
 
 const sms = { resource: 'sms', operation: 'sendAndWait', phoneNumber: '0812 3456 7890', message: 'Approve?' };
 
-test('SMS on n8n 1.123 / 2.8: where the question went, and where the answer link is', () => {
+test('SMS on n8n 1.123 / 2.8: where the question went, and how to open the answer page', () => {
 	expect(tooltip(sms)).toBe(
-		'Waiting for the answer to an SMS to <code>0812 3456 7890</code>. The answer page opens from the link in that message. n8n signs the link when the message goes out and this n8n does not hand it to the editor, so it is not shown here: to test, open it from the message itself.',
+		'Waiting for an answer. The question went by SMS to <code>0812 3456 7890</code>. To answer, open the link in that message. With the local sandbox as the service (npm start), the sandbox’s phone page (its address is printed by npm start) shows that message and its link.',
 	);
 });
 
-test('on n8n 2.41: the signed link itself', () => {
+test('the tooltip says nothing about signing links or what n8n hands to the editor', () => {
+	for (const text of [tooltip(sms), tooltip(sms, SIGNED)]) {
+		expect(text).not.toMatch(/sign(s|ed)? /i);
+		expect(text).not.toMatch(/hand|editor/i);
+	}
+});
+
+test('on n8n 2.41: the signed link itself, with its & escaped for the href', () => {
 	expect(tooltip(sms, SIGNED)).toBe(
-		`Waiting for the answer to an SMS to <code>0812 3456 7890</code>. <a href="${SIGNED}" target="_blank">Open the answer page</a> (the same link as in the message).`,
+		`Waiting for an answer. The question went by SMS to <code>0812 3456 7890</code>. <a href="${inHref(SIGNED)}" target="_blank">Open the answer page</a> (the link in that message).`,
 	);
+	expect(tooltip(sms, SIGNED)).toContain('?question=q1&amp;signature=abc.DEF_1"');
 });
 
 test('a recipient set by expression is shown as the expression, without its "=", escaped for HTML', () => {
-	expect(tooltip({ ...sms, phoneNumber: '={{ $json.phone }}' })).toContain('an SMS to <code>{{ $json.phone }}</code>.');
+	expect(tooltip({ ...sms, phoneNumber: '={{ $json.phone }}' })).toContain('by SMS to <code>{{ $json.phone }}</code>.');
 	expect(tooltip({ ...sms, phoneNumber: '<b>0812</b> & co' })).toContain('<code>&lt;b&gt;0812&lt;/b&gt; &amp; co</code>');
 });
 
 test("the human-review tool's Resource: an SMS to the reviewer's number", () => {
-	expect(tooltip({ ...sms, resource: HUMAN_REVIEW_RESOURCE })).toContain('Waiting for the answer to an SMS to <code>0812 3456 7890</code>.');
+	expect(tooltip({ ...sms, resource: HUMAN_REVIEW_RESOURCE })).toContain('The question went by SMS to <code>0812 3456 7890</code>.');
 });
 
 test('chat and chat with SMS failover name their numbers', () => {
-	expect(tooltip({ resource: 'chatMessage', operation: 'sendAndWait', to: '+6281234567890' })).toContain('to a chat message to <code>+6281234567890</code>.');
+	expect(tooltip({ resource: 'chatMessage', operation: 'sendAndWait', to: '+6281234567890' })).toContain('went by chat message to <code>+6281234567890</code>.');
 	expect(tooltip({ resource: 'combined', operation: 'sendAndWait', to: '+6281234567890', phoneNumber: '={{ $parameter["to"] }}' })).toContain(
-		'to a chat message to <code>+6281234567890</code>, with SMS failover to <code>{{ $parameter["to"] }}</code>.',
+		'went by chat message to <code>+6281234567890</code>; the service may fall back to SMS to <code>{{ $parameter["to"] }}</code>.',
 	);
 });
 
@@ -72,5 +82,5 @@ test('the link the 2.41 editor gets (the waiting task’s metadata) is the one t
 	const [, link] = (sandbox().deliveries()[0].body as { message: string }).message.split('\n');
 	expect(link).toMatch(/\/webhook-waiting\/\d+\/target\?question=\w+&signature=/);
 	expect(run.data.resultData.runData[NODE_NAME]?.[0]?.metadata).toEqual(expect.objectContaining({ resumeUrl: link }));
-	expect(tooltip(sms, link)).toContain(`<a href="${link}" target="_blank">Open the answer page</a>`);
+	expect(tooltip(sms, link)).toContain(`<a href="${inHref(link)}" target="_blank">Open the answer page</a>`);
 });

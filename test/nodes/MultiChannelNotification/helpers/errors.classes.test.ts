@@ -12,7 +12,7 @@ import { deliveryOf, inputError, problemsOf, serviceError } from '../../../../no
 
 const node: INode = { id: 'target', name: 'Multi-Channel Notification', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} };
 
-const problems: Problem[] = [{ field: 'To', path: ['to'], rule: 'must be an E.164 phone number', value: '0812' }];
+const problems: Problem[] = [{ field: 'To', path: ['to'], rule: 'must be in full international form like +6281234567890', value: '0812' }];
 
 /** What n8n stores of a failed run's error (`{ ...error }`) and its JSON, the creation time left out. */
 const stored = (error: Error) => {

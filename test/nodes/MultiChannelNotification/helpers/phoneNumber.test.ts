@@ -119,7 +119,7 @@ describe('Phone number format option through the engine', () => {
 		});
 
 		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.description).toMatch(/^• Phone Number must be an E\.164 phone number.* — got "812-345"$/m);
+		expect(error?.description).toMatch(/^• Phone Number must be in full international form like \+6281234567890.* — got "812-345"$/m);
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
@@ -133,7 +133,7 @@ describe('Phone number format option through the engine', () => {
 		};
 		const { error } = await runNode({ parameters, credentials: credentials() });
 
-		expect(error?.description).toMatch(/^• Phone Number must be an E\.164 phone number.* — got "0812-3456-7890"$/m);
+		expect(error?.description).toMatch(/^• Phone Number must be in full international form like \+6281234567890.* — got "0812-3456-7890"$/m);
 		expect(sandbox().requests).toHaveLength(0);
 	});
 });

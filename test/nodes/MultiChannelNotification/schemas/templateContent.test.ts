@@ -42,7 +42,7 @@ const params = (...texts: string[]) => ({ parameter: texts.map((text) => ({ text
 describe('Template Content through the engine', () => {
 	test('a matching template is sent and the output carries the preview', async () => {
 		const { output, error } = await runNode({
-			parameters: template({ bodyParameters: params('={{ $json.name }}', 'A-17', 'besok', 'x1') }),
+			parameters: template({ placeholder1: '={{ $json.name }}', placeholder2: 'A-17', placeholder3: 'besok', placeholder4: 'x1' }),
 			items: [{ name: 'Budi' }],
 			credentials: credentialsFor(sandbox()),
 		});
@@ -54,9 +54,11 @@ describe('Template Content through the engine', () => {
 		expect(JSON.stringify(sandbox().requests[0].body)).not.toContain('Halo');
 	});
 
+	// Template Content from an earlier node (an expression): Body Parameters is shown beside it.
 	test('too few body parameters: says how many are expected and given, nothing sent', async () => {
 		const { error } = await runNode({
-			parameters: template({ bodyParameters: params('Budi', 'A-17', 'besok') }),
+			parameters: template({ templateContent: '={{ $json.content }}', bodyParameters: params('Budi', 'A-17', 'besok') }),
+			items: [{ content: CONTENT }],
 			credentials: credentialsFor(sandbox()),
 		});
 
@@ -69,7 +71,8 @@ describe('Template Content through the engine', () => {
 
 	test('too many for a template without placeholders', async () => {
 		const { error } = await runNode({
-			parameters: template({ templateContent: 'Thanks for your order!', bodyParameters: params('extra') }),
+			parameters: template({ templateContent: '={{ $json.content }}', bodyParameters: params('extra') }),
+			items: [{ content: 'Thanks for your order!' }],
 			credentials: credentialsFor(sandbox()),
 		});
 
@@ -127,13 +130,13 @@ describe('Template Content through the engine', () => {
 			phoneNumber: '+6281234567890',
 			message: 'Kode Anda 4411',
 		};
-		const ok = await runNode({ parameters: { ...base, bodyParameters: params('4411') }, credentials: credentialsFor(sandbox()) });
+		const ok = await runNode({ parameters: { ...base, placeholder1: '4411' }, credentials: credentialsFor(sandbox()) });
 		expect(ok.output?.[0].json.preview).toBe('Kode Anda 4411');
 
 		sandbox().reset();
 		const mismatch = await runNode({ parameters: base, credentials: credentialsFor(sandbox()) });
 		expect(mismatch.error?.description).toContain(
-			"• Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given",
+			'• Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given: fill in the input {{1}} below Template Content',
 		);
 		expect(sandbox().requests).toHaveLength(0);
 	});

@@ -59,7 +59,7 @@ describe('Chat Message → Send Media through the engine', () => {
 	test.each([
 		['an http link', { mediaUrl: 'http://cdn.example.com/a.jpg' }, 'Media URL must use https://, not http:// (the service only fetches https links) — got "http://cdn.example.com/a.jpg"'],
 		['a link that is not a URL', { mediaUrl: 'https://' }, 'Media URL must be a full https:// link (e.g. https://example.com/photo.jpg) — got "https://"'],
-		['a recipient without +', { to: '6281234567890', options: { phoneNumberFormat: 'strict' } }, 'To must be an E.164 phone number'],
+		['a recipient without +', { to: '6281234567890', options: { phoneNumberFormat: 'strict' } }, 'To must be in full international form like +6281234567890'],
 		['a document link via ftp', { mediaType: 'document', mediaUrl: 'ftp://files.example.com/x.pdf' }, 'Media URL must be a full https:// link (e.g. https://example.com/photo.jpg)'],
 		['an unknown media type from an expression', { mediaType: '={{ "sticker" }}' }, 'Media Type must be one of image, video, audio, document — got "sticker"'],
 	])('%s → NodeOperationError, nothing sent', async (_name, fields, problem) => {
@@ -77,8 +77,8 @@ describe('Chat Message → Send Media through the engine', () => {
 		});
 
 		expectRefused(error, 'Item 0: 3 problems (From, To, Media URL)', [
-			'From must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "12"',
-			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "someone"',
+			'From must be in full international form like +6281234567890 (a leading +, the country code and the number: 7 to 15 digits, the E.164 format) — got "12"',
+			'To must be in full international form like +6281234567890 (a leading +, the country code and the number: 7 to 15 digits, the E.164 format) — got "someone"',
 			'Media URL must use https://, not http:// (the service only fetches https links) — got "http://cdn.example.com/a.jpg"',
 		]);
 		expect(sandbox().requests).toHaveLength(0);

@@ -90,9 +90,9 @@ describe('Chat Message → Send Template through the engine', () => {
 		});
 
 		expectRefused(error, 'Item 0: 3 problems (To, Quick Reply Buttons, Placeholder Values)', [
-			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "not a number"',
+			'To must be in full international form like +6281234567890 (a leading +, the country code and the number: 7 to 15 digits, the E.164 format) — got "not a number"',
 			'Quick Reply Buttons → Button 1 → Index must be 0, 1 or 2 (a template has at most 3 quick reply buttons) — got "7"',
-			"Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given",
+			'Placeholder Values must have a value for each placeholder of Template Content ({{1}}), but 0 were given: fill in the input {{1}} below Template Content (Body Parameters is used only while Template Content is empty)',
 		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});
@@ -155,8 +155,8 @@ describe('Chat Message → Send Template through the engine', () => {
 			{ quickReplyButtons: { button: [{ index: '0', payload: '={{ "" }}' }] } },
 			'Quick Reply Buttons → Button 1 → Payload is required and must not be empty',
 		],
-		['a local-format recipient (strict)', { to: '081234567890', options: { phoneNumberFormat: 'strict' } }, 'To must be an E.164 phone number'],
-		['a sender with spaces (strict)', { from: '+62 811 0000 000', options: { phoneNumberFormat: 'strict' } }, 'From must be an E.164 phone number'],
+		['a local-format recipient (strict)', { to: '081234567890', options: { phoneNumberFormat: 'strict' } }, 'To must be in full international form like +6281234567890'],
+		['a sender with spaces (strict)', { from: '+62 811 0000 000', options: { phoneNumberFormat: 'strict' } }, 'From must be in full international form like +6281234567890'],
 		['an empty template name', { templateName: '={{ " " }}' }, 'Template Name is required and must not be empty'],
 		[
 			'JSON mode without a body component',
@@ -199,9 +199,9 @@ describe('Chat Message → Send Template through the engine', () => {
 
 		expect(output?.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output?.[0].json.message).toBe('success');
-		expect(output?.[1].json.error).toMatch(/^Item 1: To must be an E\.164 phone number/);
+		expect(output?.[1].json.error).toMatch(/^Item 1: To must be in full international form like \+6281234567890/);
 		expect(output?.[1].json.description).toContain(
-			'• To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "not a number"',
+			'• To must be in full international form like +6281234567890 (a leading +, the country code and the number: 7 to 15 digits, the E.164 format) — got "not a number"',
 		);
 		expect(output?.[2].json.message).toBe('success');
 		expect(sandbox().requests.map((request) => (request.body as { to: string }).to)).toEqual([

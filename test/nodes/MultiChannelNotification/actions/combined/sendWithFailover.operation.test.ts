@@ -54,7 +54,7 @@ describe('Combined Notification → Send with Failover through the engine', () =
 		['the SMS part to a non-Indonesian number', { phoneNumber: '+6591234567' }, 'SMS Phone Number must be an Indonesian number starting with +62'],
 		['an empty SMS message', { message: '={{ "" }}' }, 'SMS Message is required'],
 		['a chat part with an http header image', { headerImageUrl: 'http://x.example.com/a.png' }, 'Header Image URL must use https://, not http:// (the service only fetches https links)'],
-		['a chat recipient that is not E.164', { to: '12', options: { phoneNumberFormat: 'strict' } }, 'To must be an E.164 phone number'],
+		['a chat recipient that is not E.164', { to: '12', options: { phoneNumberFormat: 'strict' } }, 'To must be in full international form like +6281234567890'],
 	])('%s → NodeOperationError before either part is sent', async (_name, fields, problem) => {
 		const { error } = await runNode({
 			parameters: failover(fields),
@@ -113,10 +113,10 @@ describe('Combined Notification → Send with Failover through the engine', () =
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expectRefused(error, 'Item 0: 3 problems (To, SMS Message, Body Parameters)', [
-			'To must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "not a number"',
+		expectRefused(error, 'Item 0: 3 problems (To, SMS Message, Placeholder Values)', [
+			'To must be in full international form like +6281234567890 (a leading +, the country code and the number: 7 to 15 digits, the E.164 format) — got "not a number"',
 			'SMS Message is required and must not be empty',
-			"Body Parameters must have 2 entries, one for each placeholder of Template Content ({{1}} to {{2}}), but 1 was given",
+			'Placeholder Values must have a value for each placeholder of Template Content ({{1}} to {{2}}), but 0 were given: fill in the inputs {{1}} to {{2}} below Template Content (Body Parameters is used only while Template Content is empty)',
 		]);
 		expect(sandbox().requests).toHaveLength(0);
 	});
@@ -128,7 +128,7 @@ describe('Combined Notification → Send with Failover through the engine', () =
 			credentials: credentialsFor(sandbox()),
 		});
 
-		expect(error?.description).toContain('• To must be an E.164 phone number');
+		expect(error?.description).toContain('• To must be in full international form like +6281234567890');
 		expect(error?.description).toContain('• SMS Phone Number must be an Indonesian number starting with +62');
 		expect(sandbox().requests).toHaveLength(0);
 	});

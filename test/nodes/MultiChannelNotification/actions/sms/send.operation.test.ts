@@ -102,7 +102,7 @@ describe('SMS → Send through the engine', () => {
 		});
 
 		expectRefused(error, 'Item 0: 2 problems (Phone Number, Message)', [
-			'Phone Number must be an E.164 phone number: a leading + then the country code and number, 7 to 15 digits (e.g. +6281234567890) — got "+62 812"',
+			'Phone Number must be in full international form like +6281234567890 (a leading +, the country code and the number: 7 to 15 digits, the E.164 format) — got "+62 812"',
 			'Message is required and must not be empty',
 		]);
 		expect(sandbox().requests).toHaveLength(0);
