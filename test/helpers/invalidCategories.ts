@@ -15,6 +15,7 @@ import {
 	breaksE164,
 	breaksHttpsLink,
 	breaksMediaType,
+	breaksMobileLength,
 	breaksQuickReplies,
 	breaksRequiredText,
 	breaksSmsNumber,
@@ -31,6 +32,8 @@ import {
 	badQuickReplies,
 	badRequiredText,
 	badUrlButton,
+	implausibleMobile,
+	implausibleMobileLocal,
 	wrongCountry,
 } from './invalidInputs';
 import { PerItem } from './perItem';
@@ -163,6 +166,8 @@ export const CATEGORIES: Category[] = [
 	category({ name: 'sms: phone number not E.164 (default format)', kind: 'sms', label: 'Phone Number', count: 500, base: smsValues, bad: badPhoneAnyFormat, build: smsField('phoneNumber', DEFAULTS), breaks: breaksE164 }),
 	category({ name: 'sms: phone number outside +62 (strict)', kind: 'sms', label: 'Phone Number', count: 800, base: smsValues, bad: wrongCountry, build: smsField('phoneNumber', STRICT), breaks: breaksSmsNumber }),
 	category({ name: 'sms: phone number outside +62 (default format)', kind: 'sms', label: 'Phone Number', count: 200, base: smsValues, bad: wrongCountry, build: smsField('phoneNumber', DEFAULTS), breaks: breaksSmsNumber }),
+	category({ name: 'sms: Indonesian mobile number too short or long (strict)', kind: 'sms', label: 'Phone Number', count: 200, base: smsValues, bad: implausibleMobile, build: smsField('phoneNumber', STRICT), breaks: breaksMobileLength }),
+	category({ name: 'sms: Indonesian mobile number too short or long (default format)', kind: 'sms', label: 'Phone Number', count: 200, base: smsValues, bad: implausibleMobileLocal, build: smsField('phoneNumber', DEFAULTS), breaks: breaksMobileLength }),
 	category({ name: 'sms: message empty or not text', kind: 'sms', label: 'Message', count: 600, base: smsValues, bad: badRequiredText, build: smsField('message', STRICT), breaks: breaksRequiredText }),
 	// Chat Message → Send Media
 	category({ name: 'media: To not E.164 (strict)', kind: 'media', label: 'To', count: 500, base: mediaValues, bad: badPhoneStrict, build: mediaField('to', STRICT), breaks: breaksE164 }),
@@ -173,6 +178,7 @@ export const CATEGORIES: Category[] = [
 	// Chat Message → Send Template
 	category({ name: 'template: To not E.164 (strict)', kind: 'template', label: 'To', count: 400, base: templateValues, bad: badPhoneStrict, build: templateField('to', STRICT), breaks: breaksE164 }),
 	category({ name: 'template: From not E.164 (default format)', kind: 'template', label: 'From', count: 200, base: templateValues, bad: badPhoneAnyFormat, build: templateField('from', DEFAULTS), breaks: breaksE164 }),
+	category({ name: 'template: To an Indonesian mobile number too short or long (default format)', kind: 'template', label: 'To', count: 200, base: templateValues, bad: implausibleMobileLocal, build: templateField('to', DEFAULTS), breaks: breaksMobileLength }),
 	category({ name: 'template: template name empty or not text', kind: 'template', label: 'Template Name', count: 300, base: templateValues, bad: badRequiredText, build: templateField('templateName', STRICT), breaks: breaksRequiredText }),
 	category({ name: 'template: language code empty or not text', kind: 'template', label: 'Language Code', count: 150, base: templateValues, bad: badRequiredText, build: templateField('languageCode', STRICT), breaks: breaksRequiredText }),
 	category({ name: 'template: language policy empty or not text', kind: 'template', label: 'Language Policy', count: 150, base: templateValues, bad: badRequiredText, build: templateField('languagePolicy', STRICT), breaks: breaksRequiredText }),

@@ -64,6 +64,16 @@ export const badPhoneStrict: fc.Arbitrary<unknown> = fc
 /** Valid E.164 numbers outside Indonesia: wrong country for SMS. */
 export const wrongCountry: fc.Arbitrary<string> = e164.filter((value) => !value.startsWith('+62'));
 
+/**
+ * Indonesian mobile numbers of a length nobody has (4 to 7 digits after +62 8, or 12), well formed
+ * otherwise: as typed in full (E.164), and in the local form 08… with separators, as people type
+ * them ("0812-3456"), which Phone Number Format turns into +62.
+ */
+export const implausibleMobile: fc.Arbitrary<string> = fc.oneof(digits(4, 7), digits(12, 12)).map((rest) => `+628${rest}`);
+export const implausibleMobileLocal: fc.Arbitrary<string> = fc
+	.tuple(fc.oneof(digits(4, 7), digits(12, 12)), fc.constantFrom('', '-', ' '))
+	.map(([rest, separator]) => `08${rest.slice(0, 2)}${separator}${rest.slice(2)}`);
+
 /** Values a required text field refuses: empty, blank, missing, not text. */
 export const badRequiredText: fc.Arbitrary<unknown> = fc.oneof(fc.constant(''), blank, nonStrings);
 

@@ -139,7 +139,7 @@ describe('Options → Max SMS Segments', () => {
 		});
 
 		expect(output).toBeUndefined();
-		expectRefused(error, 'Item 0: Message needs 2 SMS segments, more than Max SMS Segments allows (1)…', [
+		expectRefused(error, 'Item 0: Message needs 2 SMS segments, more than Max SMS Segments allows (1): it…', [
 			'Message needs 2 SMS segments, more than Max SMS Segments allows (1): it is UCS-2 (70 characters in one SMS, 67 per segment; this one is 72) because of "“", "”", "’", "😀"',
 		]);
 		expect(sandbox().requests).toHaveLength(0);
@@ -183,7 +183,7 @@ describe('Options → Max SMS Segments', () => {
 
 		expect(sentMessages().map((body) => body.message)).toEqual(['short', 'also short']);
 		expect(output?.[1]).toEqual({
-			json: expect.objectContaining({ error: 'Item 1: Message needs 2 SMS segments, more than Max SMS Segments allows (1)…' }),
+			json: expect.objectContaining({ error: 'Item 1: Message needs 2 SMS segments, more than Max SMS Segments allows (1): it…' }),
 			pairedItem: { item: 1 },
 		});
 	});
