@@ -71,8 +71,8 @@ async function body({ sandbox, stack, expect }: CheckContext): Promise<void> {
 			const { output, sent } = await tab.execute('success', '+62');
 			const sms = sent.length === 3 && sent.every((request) => request.path === SMS_PATH && request.status === 200);
 			expect(sms, '"Execute step" ran the Code node and the SMS node: 3 SMS sent, the bad number shown as an error item', sent.map((request) => request.body));
-			// The JSON view shows the refused item's "error" next to the sent items' "success".
-			await output.getByTestId('radio-button-json').click();
+			// The table shows the refused item's "error" next to the sent items' "success" (the JSON
+			// view draws only the lines in sight, and the sent items' SMS cost pushes the error out of it).
 			const refused = output.getByText('Indonesian').first();
 			await refused.scrollIntoViewIfNeeded();
 			expect(await refused.isVisible(), 'the output panel shows the refused item next to the sent ones');

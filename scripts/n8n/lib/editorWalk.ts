@@ -33,6 +33,7 @@ export async function walkUserPaths(editor: Editor): Promise<void> {
 		await tab.field('placeholder2').waitFor();
 		const inputs = { placeholder1: await tab.field('placeholder1').isVisible(), placeholder3: await tab.field('placeholder3').isVisible() };
 		editor.expectEqual(inputs, { placeholder1: true, placeholder3: false }, 'after Fixed: one input per placeholder, {{1}} and {{2}}, and no more');
+		expect(!(await tab.field('bodyParameters').isVisible()), 'with Template Content given, Body Parameters is not shown: the {{1}}, {{2}} inputs are the one way to give the values');
 		await tab.type('placeholder1', 'Budi');
 		await tab.type('placeholder2', 'A-1042');
 		await tab.screenshot('editor-placeholder-inputs.png', 'placeholder1');
@@ -48,6 +49,19 @@ export async function walkUserPaths(editor: Editor): Promise<void> {
 		const { sent } = await tab.execute('dry run 1');
 		expect(sent.length === 0, 'executed: nothing reached the service; the run summary says "dry run 1"');
 		await tab.screenshot('editor-dry-run.png', 'dryRun');
+	});
+
+	const sms = { resource: 'sms', operation: 'send', phoneNumber: '+6281234567890', message: 'Your order is ready — pick it up “today”' };
+	await inTab('an SMS with a long dash and curly quotes, with Dry Run', fresh(editor, 'Walk: SMS cost', sms), async (tab) => {
+		await tab.addOption('Dry Run');
+		await tab.field('dryRun').waitFor();
+		const { output, sent } = await tab.execute('UCS-2');
+		const shown = (await output.innerText()).replace(/\s+/g, ' ');
+		expect(sent.length === 0 && shown.includes('UCS-2') && shown.includes('—'), 'Dry Run sent nothing and shows the SMS as UCS-2, forced by the long dash and the quotes, with its segments', shown.slice(0, 400));
+		// The JSON view, where the item's `sms` (encoding, segments, what forced UCS-2) is in sight.
+		await output.getByTestId('radio-button-json').click();
+		await output.getByText('forcedBy').first().waitFor();
+		await tab.screenshot('editor-sms-dry-run.png', 'dryRun');
 	});
 
 	await inTab('add two quick replies without touching Index', fresh(editor, 'Walk: quick replies', template(ONE_BODY_PARAMETER)), async (tab) => {

@@ -97,8 +97,8 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		await tab.select('approvalType', 'Approve and Disapprove');
 		editor.expectEqual(await tab.values('disapproveLabel'), { disapproveLabel: '✗ Decline' }, 'Approve and Disapprove brings Disapprove Button Label "✗ Decline" back');
 
-		const offered = ['Allow Unsigned Answer Links', 'Dry Run', 'Limit Wait Time', 'Phone Number Format', 'Timeout (Milliseconds)'];
-		const offeredSaid = 'Options → Add Option offers Allow Unsigned Answer Links, Dry Run, Limit Wait Time, Phone Number Format, Timeout (no pacing or Send Once options)';
+		const offered = ['Allow Unsigned Answer Links', 'Dry Run', 'Limit Wait Time', 'Max SMS Segments', 'Phone Number Format', 'Replace Look-Alike Characters', 'Timeout (Milliseconds)'];
+		const offeredSaid = 'Options → Add Option offers Allow Unsigned Answer Links, Dry Run, Limit Wait Time, Max SMS Segments, Phone Number Format, Replace Look-Alike Characters, Timeout (no pacing or Send Once options)';
 		editor.expectEqual(await tab.addOption('Limit Wait Time'), offered, offeredSaid);
 		const limit = { ...(await tab.values('limitType', 'resumeAmount', 'resumeUnit')), maxDateAndTimeShown: await tab.field('maxDateAndTime').isVisible() };
 		const limitSaid = 'Limit Wait Time starts at After Time Interval, Amount 45.00 (two decimals, as n8n\'s own), Unit Minutes';
@@ -155,6 +155,7 @@ export async function walkSendAndWait(editor: Editor): Promise<void> {
 		await tab.input('phoneNumber').fill('0812 3456 7890');
 		// The waiting tooltip names the channel and the number as set, and where the answer link is.
 		const { output, sent } = await tab.execute('The question went by SMS to 0812 3456 7890.');
+		await tab.screenshot('send-and-wait-waiting.png');
 		const message = (sent[0]?.body as { message?: string } | undefined)?.message ?? '';
 		const link = sent.length === 1 ? findAnswerLink(sent[0].path, sent[0].body) : undefined;
 		const asked = sent.length === 1 && message.startsWith(`${QUESTION}\n`) && link !== undefined && message.endsWith(link);
