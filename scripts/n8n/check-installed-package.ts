@@ -96,6 +96,10 @@ async function body({ sandbox, stack, expect }: CheckContext, probeLog: string):
 	for (const example of examples) {
 		const result = await step(`run ${example.file} through the installed package`, async () => await runExample(stack.client, example));
 		expect(result.passed, `${example.file}: ${result.rows.filter((row) => row.ok).length} sent, ${example.expectedErrors} refused as expected`, result.problem ?? result.rows);
+		if (example.file === 'bulk-sms.json') {
+			const costs = result.rows.filter((row) => row.ok).map((row) => row.result.replace(/^.* · /, ''));
+			expect(isDeepStrictEqual(costs, ['GSM-7, 1 segment', 'GSM-7, 1 segment', 'GSM-7, 1 segment']), 'each SMS sent says what it cost in its output (sms: GSM-7, 1 segment)', result.rows);
+		}
 	}
 
 	await step('what the sandbox received', async () => {

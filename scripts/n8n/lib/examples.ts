@@ -127,16 +127,22 @@ function answerOf(json: Record<string, unknown>): string | undefined {
 	return undefined;
 }
 
-/** A sent item: the service's id (and request id), the combined send's two statuses, or the person's answer. */
+/** What an SMS the node sent costs, as its output's `sms` says: " · GSM-7, 1 segment". */
+function costOf(json: Record<string, unknown>): string {
+	const sms = json.sms as { encoding?: unknown; segments?: unknown } | undefined;
+	return sms === undefined ? '' : ` · ${String(sms.encoding)}, ${String(sms.segments)} segment${sms.segments === 1 ? '' : 's'}`;
+}
+
+/** A sent item: the service's id (and request id), the combined send's two statuses, or the person's answer; an SMS's cost. */
 function describeSuccess(json: Record<string, unknown>): string {
 	const answer = answerOf(json);
 	if (answer !== undefined) return answer;
 	const data = (json.data ?? {}) as Record<string, unknown>;
 	if (json.chatStatus !== undefined || json.smsStatus !== undefined) {
-		return `${String(json.message)}: chat ${String(json.chatStatus)}, SMS ${String(json.smsStatus)} (request ${String(data.request_id)})`;
+		return `${String(json.message)}: chat ${String(json.chatStatus)}, SMS ${String(json.smsStatus)} (request ${String(data.request_id)})${costOf(json)}`;
 	}
 	const request = data.request_id === undefined ? '' : `, request ${String(data.request_id)}`;
-	return `${String(json.message)}: id ${String(data.id)}${request}`;
+	return `${String(json.message)}: id ${String(data.id)}${request}${costOf(json)}`;
 }
 
 /** One row per item our node put out: success with the service's id, or the error text. */
