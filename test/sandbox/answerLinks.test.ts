@@ -10,9 +10,8 @@ import { useSandbox } from '../helpers/sandbox';
 import { controlRequest as control } from './client';
 import type { Json } from './client';
 import type { FakeN8n } from './fakeN8n';
-import { RECORDED, startFakeN8n } from './fakeN8n';
+import { RECORDED, SETTLE_DEADLINE_MS, startFakeN8n, useFakeN8n } from './fakeN8n';
 
-const SETTLE_DEADLINE_MS = 15_000;
 
 function sms(message: string, phoneNumber = '+6281234567890'): Json {
 	return { phone_number: phoneNumber, message };
@@ -49,16 +48,9 @@ async function settled(target: Sandbox): Promise<AnswerRecord[]> {
 const OPTIONS_PLAN: AnswerPlan = { answer: 'approve' };
 const sandbox = useSandbox({ answerLinks: OPTIONS_PLAN });
 let n8n: FakeN8n;
-
-beforeEach(async () => {
-	n8n = await startFakeN8n();
-});
-
-afterEach(async () => {
-	// An answer left under way would reach the next test's server.
-	const underWay = await sandbox().answersSettled(SETTLE_DEADLINE_MS);
-	await n8n.close();
-	expect(underWay).toBe(0);
+const fakeN8n = useFakeN8n(() => sandbox());
+beforeEach(() => {
+	n8n = fakeN8n();
 });
 
 describe('sandbox answer links', () => {

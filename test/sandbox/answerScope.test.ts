@@ -8,9 +8,8 @@ import type { AnswerRecord, Sandbox } from '../../sandbox/server';
 import { useSandbox } from '../helpers/sandbox';
 import type { Json } from './client';
 import type { FakeN8n } from './fakeN8n';
-import { startFakeN8n } from './fakeN8n';
+import { SETTLE_DEADLINE_MS, useFakeN8n } from './fakeN8n';
 
-const SETTLE_DEADLINE_MS = 15_000;
 const MANAGER = '+6281100004242';
 const SOMEONE_ELSE = '+6281234567890';
 /** The node id in FakeN8n's links. */
@@ -33,15 +32,9 @@ async function settled(target: Sandbox): Promise<AnswerRecord[]> {
 
 const sandbox = useSandbox({ answerLinks: { answer: 'approve', preview: false, only: { recipient: MANAGER, nodeId: NODE_ID } } });
 let n8n: FakeN8n;
-
-beforeEach(async () => {
-	n8n = await startFakeN8n();
-});
-
-afterEach(async () => {
-	const underWay = await sandbox().answersSettled(SETTLE_DEADLINE_MS);
-	await n8n.close();
-	expect(underWay).toBe(0);
+const fakeN8n = useFakeN8n(() => sandbox());
+beforeEach(() => {
+	n8n = fakeN8n();
 });
 
 describe('automatic answers kept to one question', () => {

@@ -74,3 +74,26 @@ export async function startFakeN8n(tls?: TlsMaterial): Promise<FakeN8n> {
 			}),
 	};
 }
+
+/** How long a test waits for the sandbox's answers under way to end. */
+export const SETTLE_DEADLINE_MS = 15_000;
+
+/**
+ * A fake n8n for each test of the file, closed after it once the sandbox's answers under way have
+ * ended (one left under way would reach the next test's server): the test fails if any had not.
+ */
+export function useFakeN8n(sandbox: () => { answersSettled(deadlineMs: number): Promise<number> }): () => FakeN8n {
+	let n8n: FakeN8n | undefined;
+	beforeEach(async () => {
+		n8n = await startFakeN8n();
+	});
+	afterEach(async () => {
+		const underWay = await sandbox().answersSettled(SETTLE_DEADLINE_MS);
+		await n8n?.close();
+		expect(underWay).toBe(0);
+	});
+	return () => {
+		if (n8n === undefined) throw new Error('the fake n8n is made for each test');
+		return n8n;
+	};
+}
