@@ -4,13 +4,13 @@
  * it must fetch the link as a link preview would, then post the planned answer to the same URL.
  */
 import { COMBINED_PATH, SMS_PATH, WA_MESSAGE_PATH, startSandbox } from '../../sandbox/server';
-import type { AnswerPlan, AnswerRecord, Sandbox } from '../../sandbox/server';
+import type { AnswerPlan } from '../../sandbox/server';
 import { loadRunTls } from '../../sandbox/tls';
 import { useSandbox } from '../helpers/sandbox';
 import { controlRequest as control } from './client';
 import type { Json } from './client';
 import type { FakeN8n } from './fakeN8n';
-import { RECORDED, SETTLE_DEADLINE_MS, startFakeN8n, useFakeN8n } from './fakeN8n';
+import { RECORDED, SETTLE_DEADLINE_MS, deliver, settled, startFakeN8n, useFakeN8n } from './fakeN8n';
 
 
 function sms(message: string, phoneNumber = '+6281234567890'): Json {
@@ -28,21 +28,6 @@ function template(...texts: string[]): Json {
 			components: [{ type: 'body', parameters: texts.map((text) => ({ type: 'text', text })) }],
 		},
 	};
-}
-
-async function deliver(target: Sandbox, apiPath: string, body: Json): Promise<number> {
-	const response = await fetch(`${target.url}${apiPath}`, {
-		method: 'POST',
-		headers: { Authorization: target.apiKey, 'Content-Type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	await response.text();
-	return response.status;
-}
-
-async function settled(target: Sandbox): Promise<AnswerRecord[]> {
-	expect(await target.answersSettled(SETTLE_DEADLINE_MS)).toBe(0);
-	return target.answers;
 }
 
 const OPTIONS_PLAN: AnswerPlan = { answer: 'approve' };

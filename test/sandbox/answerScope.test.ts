@@ -4,31 +4,14 @@
  * off and on again without changing the plan (what the phone page's switch does).
  */
 import { COMBINED_PATH, SMS_PATH, checkAnswerPlan } from '../../sandbox/server';
-import type { AnswerRecord, Sandbox } from '../../sandbox/server';
 import { useSandbox } from '../helpers/sandbox';
-import type { Json } from './client';
 import type { FakeN8n } from './fakeN8n';
-import { SETTLE_DEADLINE_MS, useFakeN8n } from './fakeN8n';
+import { deliver, settled, useFakeN8n } from './fakeN8n';
 
 const MANAGER = '+6281100004242';
 const SOMEONE_ELSE = '+6281234567890';
 /** The node id in FakeN8n's links. */
 const NODE_ID = 'node-7f3a';
-
-async function deliver(target: Sandbox, apiPath: string, body: Json): Promise<number> {
-	const response = await fetch(`${target.url}${apiPath}`, {
-		method: 'POST',
-		headers: { Authorization: target.apiKey, 'Content-Type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	await response.text();
-	return response.status;
-}
-
-async function settled(target: Sandbox): Promise<AnswerRecord[]> {
-	expect(await target.answersSettled(SETTLE_DEADLINE_MS)).toBe(0);
-	return target.answers;
-}
 
 const sandbox = useSandbox({ answerLinks: { answer: 'approve', preview: false, only: { recipient: MANAGER, nodeId: NODE_ID } } });
 let n8n: FakeN8n;

@@ -8,7 +8,9 @@ import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
+import type { AnswerRecord, Sandbox } from '../../sandbox/server';
 import type { TlsMaterial } from '../../sandbox/tls';
+import type { Json } from './client';
 
 const PAGE = '<!DOCTYPE html>\n<html><body><p>Ship order 42?</p><form method="post"><button name="approved" value="true">Approve</button></form></body></html>';
 export const RECORDED = '<!DOCTYPE html>\n<html><body><p>Your answer was recorded.</p></body></html>';
@@ -96,4 +98,21 @@ export function useFakeN8n(sandbox: () => { answersSettled(deadlineMs: number): 
 		if (n8n === undefined) throw new Error('the fake n8n is made for each test');
 		return n8n;
 	};
+}
+
+/** A message posted to the sandbox API as the node sends it: its HTTP status. */
+export async function deliver(target: Sandbox, apiPath: string, body: Json): Promise<number> {
+	const response = await fetch(`${target.url}${apiPath}`, {
+		method: 'POST',
+		headers: { Authorization: target.apiKey, 'Content-Type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	await response.text();
+	return response.status;
+}
+
+/** The sandbox answers, once none is under way (the test fails if one still is). */
+export async function settled(target: Sandbox): Promise<AnswerRecord[]> {
+	expect(await target.answersSettled(SETTLE_DEADLINE_MS)).toBe(0);
+	return target.answers;
 }
