@@ -56,7 +56,8 @@ export const FORM_END = 'form-end';
 /**
  * The hidden input before a form's only file element when it is optional, which the page puts
  * after all the others: n8n 2.8 and 1.x stop reading a form at a file input left empty, and what
- * comes before it has then arrived (answer.ts).
+ * comes before it has then arrived (answer.ts). With JavaScript the page's script leaves empty
+ * file inputs out (pageScript.ts); this is for a browser without it.
  */
 export const FIELDS_END = 'fields-end';
 

@@ -3,8 +3,9 @@
  * headings, lists and links are kept, everything else goes. Kept tags lose every attribute but a
  * link's https, http or mailto `href`; script, style and the like go with their content; tags the
  * workflow leaves open are closed and stray closing tags dropped, so the element can never reach
- * past its own box into the form. The page's Content Security Policy blocks scripts and anything
- * loaded from elsewhere in any case; this keeps the markup itself in bounds.
+ * past its own box into the form. The page's Content Security Policy blocks every script but the
+ * page's own (allowed by its hash, which no other script matches) and anything loaded from
+ * elsewhere in any case; this keeps the markup itself in bounds.
  */
 
 const KEPT = new Set(['a', 'b', 'blockquote', 'br', 'code', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'li', 'ol', 'p', 'pre', 's', 'small', 'span', 'strong', 'sub', 'sup', 'u', 'ul']);

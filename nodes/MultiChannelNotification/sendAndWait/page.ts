@@ -1,14 +1,17 @@
 /**
- * The answer page: one self-contained HTML document (no script, no external asset, inline
- * style), readable on a 360 px phone and usable without JavaScript. A GET only shows it; its
- * forms POST back to the same address, query included (the link's signature), which is the only
- * thing that records an answer. Every text from the workflow is escaped, but a Custom HTML
- * element's, which html.ts keeps to safe markup.
+ * The answer page: one self-contained HTML document (no external asset, inline style), readable
+ * on a 360 px phone and usable without JavaScript. Its only script, on a Custom Form with a File
+ * element, leaves file inputs with no file out of the POST (pageScript.ts), and the page's
+ * Content-Security-Policy allows that one by its hash; every other page has none. A GET only
+ * shows it; its forms POST back to the same address, query included (the link's signature),
+ * which is the only thing that records an answer. Every text from the workflow is escaped, but
+ * a Custom HTML element's, which html.ts keeps to safe markup.
  */
 
 import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
 import type { FormField } from './form';
 import { FIELDS_END, FORM_END, inputName, putLast } from './form';
+import { EMPTY_FILES_SCRIPT, EMPTY_FILES_SCRIPT_SOURCE } from './pageScript';
 
 export interface Choice {
 	/** The form field and value posted, e.g. approved=true. */
@@ -105,6 +108,9 @@ function formElements(fields: FormField[]): string {
 	return last === undefined ? inPlace : `${inPlace}<input type="hidden" name="${FIELDS_END}" value="1">${formElement(last, fields.indexOf(last))}`;
 }
 
+/** Whether the page is a Custom Form with a File element: the only page with a script. */
+const takesFiles = (body: PageBody) => body.kind === 'form' && body.fields.some((field) => field.type === FILE_TYPE);
+
 function content(body: PageBody): string {
 	if (body.kind === 'notice') {
 		return `<h1>${escapeHtml(body.title)}</h1><p class="message">${escapeHtml(body.text)}</p>`;
@@ -114,7 +120,7 @@ function content(body: PageBody): string {
 		const heading = body.title === '' ? '' : `<h1>${escapeHtml(body.title)}</h1>`;
 		const about = body.description === '' ? '' : `<p class="message">${escapeHtml(body.description)}</p>`;
 		// A form with a file element ends with a hidden input: form.ts tells by it that the whole form arrived.
-		const end = body.kind === 'form' && body.fields.some((field) => field.type === FILE_TYPE) ? `<input type="hidden" name="${FORM_END}" value="1">` : '';
+		const end = takesFiles(body) ? `<input type="hidden" name="${FORM_END}" value="1">` : '';
 		const inputs =
 			body.kind === 'text'
 				? `<label for="answer">Your answer${REQUIRED_MARK}</label><textarea id="answer" name="text" required maxlength="${body.maxLength}"></textarea>`
@@ -142,16 +148,22 @@ export function answerPage(title: string, body: PageBody, css = ''): string {
 		'<meta name="viewport" content="width=device-width,initial-scale=1">',
 		'<meta name="robots" content="noindex,nofollow">',
 		`<title>${escapeHtml(title)}</title><style>${STYLE}</style>${custom}</head>`,
-		`<body><main><div class="card">${content(body)}</div></main></body></html>`,
+		`<body><main><div class="card">${content(body)}</div></main>${takesFiles(body) ? `<script>${EMPTY_FILES_SCRIPT}</script>` : ''}</body></html>`,
 	].join('');
 }
 
-/** Headers for every page: no caching, no framing, nothing loaded from elsewhere. */
-export const PAGE_HEADERS: Record<string, string> = {
-	'Content-Type': 'text/html; charset=utf-8',
-	'Cache-Control': 'no-store',
-	'X-Frame-Options': 'DENY',
-	'X-Content-Type-Options': 'nosniff',
-	'Referrer-Policy': 'no-referrer',
-	'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-};
+/**
+ * Headers for a page: no caching, no framing, nothing loaded from elsewhere, and no script but
+ * the one a Custom Form with a File element has, allowed by its hash.
+ */
+export function pageHeaders(body: PageBody): Record<string, string> {
+	const scripts = takesFiles(body) ? `; script-src ${EMPTY_FILES_SCRIPT_SOURCE}` : '';
+	return {
+		'Content-Type': 'text/html; charset=utf-8',
+		'Cache-Control': 'no-store',
+		'X-Frame-Options': 'DENY',
+		'X-Content-Type-Options': 'nosniff',
+		'Referrer-Policy': 'no-referrer',
+		'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'${scripts}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+	};
+}

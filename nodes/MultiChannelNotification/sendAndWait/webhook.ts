@@ -5,7 +5,7 @@ import { readAnswer } from './answer';
 import { DEFAULT_APPROVE_LABEL, DEFAULT_DECLINE_LABEL, DEFAULT_SUBMIT_LABEL, MAX_ANSWER_CHARS, QUESTION_PARAMETER } from './constants';
 import { readFormParameters } from './form';
 import type { Choice, PageBody } from './page';
-import { answerPage, PAGE_HEADERS } from './page';
+import { answerPage, pageHeaders } from './page';
 import { recallNonce, recallQuestion } from './question';
 
 /**
@@ -111,22 +111,22 @@ function setupOf(context: IWebhookFunctions): Setup {
  */
 export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const response = this.getResponseObject();
-	const send = (status: number, html: string): IWebhookResponseData => {
-		response.status(status).set(PAGE_HEADERS).send(html);
+	const send = (status: number, title: string, body: PageBody, css = ''): IWebhookResponseData => {
+		response.status(status).set(pageHeaders(body)).send(answerPage(title, body, css));
 		return { noWebhookResponse: true };
 	};
 	// 410 Gone: this link's question is over; the execution keeps waiting for the newer one's answer.
-	if (isReplaced(this)) return send(410, answerPage(REPLACED.title, REPLACED));
+	if (isReplaced(this)) return send(410, REPLACED.title, REPLACED);
 	const setup = setupOf(this);
-	if (setup.status !== undefined && setup.body.kind === 'notice') return send(setup.status, answerPage(setup.body.title, setup.body, setup.css));
-	if (this.getRequestObject().method !== 'POST') return send(200, answerPage(TITLE, setup.body, setup.css));
+	if (setup.status !== undefined && setup.body.kind === 'notice') return send(setup.status, setup.body.title, setup.body, setup.css);
+	if (this.getRequestObject().method !== 'POST') return send(200, TITLE, setup.body, setup.css);
 	const answer = readAnswer(this, setup.body);
-	if ('status' in answer) return send(answer.status, answerPage(answer.title, { kind: 'notice', title: answer.title, text: answer.text }, setup.css));
+	if ('status' in answer) return send(answer.status, answer.title, { kind: 'notice', title: answer.title, text: answer.text }, setup.css);
 	const binary: IBinaryKeyData = {};
 	for (const { key, file } of answer.files ?? []) {
 		binary[key] = await this.nodeHelpers.copyBinaryFile(file.filepath, file.originalFilename ?? file.newFilename ?? key, file.mimetype ?? undefined);
 	}
-	send(200, answerPage('Thank you', { kind: 'notice', title: 'Thank you', text: `${answer.said}\nYou can close this page.` }, setup.css));
+	send(200, 'Thank you', { kind: 'notice', title: 'Thank you', text: `${answer.said}\nYou can close this page.` }, setup.css);
 	// `data` as n8n's own send-and-wait nodes output it; beside it, who was asked and by which message.
 	const question = recallQuestion(this);
 	// When the answer was recorded, as n8n's own send-and-wait nodes give it: set last, so a form

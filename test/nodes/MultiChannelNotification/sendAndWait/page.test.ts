@@ -12,10 +12,10 @@ import { formField, REQUIRED_MARK as MARK, REQUIRED_NOTE as NOTE, REQUIRED_WORD 
 /** The README's limit on a typed answer (2,000 characters), written out rather than imported. */
 const MAX = 2000;
 
-/** What the page's card holds. */
+/** What the page's card holds (a Custom Form with a File element has its script after it: pageScript.test.ts). */
 function card(body: PageBody): string {
 	const page = answerPage('Your answer', body);
-	const inside = /<div class="card">(.*)<\/div><\/main><\/body><\/html>$/s.exec(page);
+	const inside = /<div class="card">(.*)<\/div><\/main>(?:<script>[^<]*<\/script>)?<\/body><\/html>$/s.exec(page);
 	expect(inside).not.toBeNull();
 	return inside![1];
 }
@@ -43,6 +43,14 @@ describe('the document', () => {
 		expect(DOCUMENT.exec(answerPage('A & B', notice, 'h1 { color: red }'))?.[1]).toBe('<style>h1 { color: red }</style>');
 		expect(DOCUMENT.exec(answerPage('A & B', notice, ' \n\t'))?.[1]).toBe('');
 		expect(DOCUMENT.exec(answerPage('A & B', notice, ''))?.[1]).toBe('');
+	});
+
+	test('a Custom Form with a File element: one script, after the card and before </body>; without one, no script', () => {
+		const fields = [formField({ label: 'Receipt', type: 'file' })];
+		const withFile = answerPage('Your answer', form(fields));
+		expect(withFile).toMatch(/<\/div><\/main><script>[^<]+<\/script><\/body><\/html>$/);
+		expect(withFile.match(/<script/g)).toHaveLength(1);
+		expect(answerPage('Your answer', form([formField({ label: 'Note' })]))).not.toMatch(/<script/);
 	});
 });
 

@@ -39,7 +39,7 @@ describe('Custom Form', () => {
 		expect(html).toContain('<label for="field-6">Note &lt;i&gt;</label><textarea');
 		expect(html).toContain('<input type="password" id="field-8" name="field-8" maxlength="2000" placeholder="4 digits">');
 		expect(html).toContain('>Send answer</button>');
-		expect(html).not.toMatch(/<script|<link|src=|url\(/i);
+		expect(html).not.toMatch(/<script|<link|src=|url\(/i); // no File element, so no script (pageScript.test.ts)
 	});
 
 	test('POST: the answers by label, each in its type', async () => {
