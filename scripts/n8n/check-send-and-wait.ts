@@ -6,7 +6,8 @@
  * choice), the approval, a second answer; n8n 2.x's human-review tool of the node; an answer from
  * Chromium on a 360 px screen with JavaScript off (screenshots of the page and of the recorded
  * answer go to docs/images/, SCREENSHOT_DIR overrides); a Custom Form filled in there too, and
- * one defined as JSON by an expression; the "approve a refund over SMS" example answered by the
+ * one defined as JSON by an expression; one with two optional File elements left empty, answered
+ * with JavaScript on (lib/emptyFilesForm.ts); the "approve a refund over SMS" example answered by the
  * sandbox's person; and Limit Wait Time (3 s) with nobody answering: n8n continues
  * when the time is up (its wait tracker looks once a minute), passing the node's input on.
  *
@@ -22,6 +23,7 @@ import { launchChromium, SCREENSHOTS } from './lib/browser';
 import type { Check, CheckContext } from './lib/check';
 import { runIfMain } from './lib/check';
 import { N8N_VERSION, NODE_TYPE } from './lib/config';
+import { answerWithFilesEmpty, emptyFilesWorkflow } from './lib/emptyFilesForm';
 import { manualTrigger, noOp, packageNode, readExampleWorkflow, workflowFixture } from './lib/examples';
 import { FINISHED, firstBinary, firstJson, postForm } from './lib/n8n';
 import { requestsTo, smsOf } from './lib/sandbox';
@@ -68,6 +70,8 @@ const JSON_FORM_WORKFLOW = workflowFixture('mcnSendAndWait04', 'Send and Wait ch
 	packageNode('Ask', { ...ASK, responseType: 'customForm', defineForm: 'json', jsonOutput: JSON_FORM }),
 	noOp(),
 ]);
+/** Two optional File elements, both left empty in Chromium with JavaScript on (lib/emptyFilesForm.ts). */
+const EMPTY_FILES_WORKFLOW = emptyFilesWorkflow(ASK);
 /** Until the execution waits for its answer, or has finished. */
 const SETTLED = ['waiting', ...FINISHED];
 const APPROVED = { approved: true };
@@ -87,7 +91,7 @@ function answersWith(json: Record<string, unknown> | undefined, data: unknown): 
 	);
 }
 
-async function body({ sandbox, stack: { client }, expect }: CheckContext): Promise<void> {
+async function body({ sandbox, stack, stack: { client }, expect }: CheckContext): Promise<void> {
 
 	// n8n makes a human-review tool for AI agents from every node type with a sendAndWait operation.
 	const types = await client.types('nodes');
@@ -189,7 +193,7 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 	const form = await step('a Custom Form, filled in in Chromium on a phone-sized screen', async () =>
 		await onPhone(FORM_WORKFLOW.id, async (page) => {
 			const widest = await page.locator('input, select, textarea, button').evaluateAll((inputs) => Math.max(...inputs.map((input) => input.getBoundingClientRect().right)));
-			const html = { bold: await page.locator('.html b').textContent(), scriptsOrImages: await page.locator('script, img').count() };
+			const html = { bold: await page.locator('.html b').textContent(), scriptsOrImages: await page.locator('.html script, img').count(), scripts: await page.locator('script').count() };
 			const border = await page.locator('.card').evaluate((card) => card.ownerDocument.defaultView?.getComputedStyle(card).borderTopColor);
 			await page.getByLabel('Amount').fill('150000');
 			await page.getByLabel('Reason').selectOption('Late');
@@ -206,6 +210,7 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 	);
 	expect(form.widest <= 360, 'the form fits a 360 px screen', form.widest);
 	expect(form.html.bold === 'box' && form.html.scriptsOrImages === 0, 'the Custom HTML element shows its formatting, without its script and image', form.html);
+	expect(form.html.scripts === 1, 'the page has one script, its own for File elements (pageScript.ts)', form.html);
 	expect(form.border === 'rgb(10, 125, 59)', 'Response Form Custom Styling applies on the page (the card\'s green top border)', form.border);
 	const formRun = await client.statusBecomes(form.id);
 	const receipt = { filename: 'receipt.png', mimetype: 'image/png', size: RECEIPT.length };
@@ -251,6 +256,16 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 		{ status: jsonForm.answer.status, text: jsonForm.answer.text.slice(-400), output: firstJson(jsonRun, 'Ask') },
 	);
 
+	const emptyFiles = await step('a Custom Form with two optional File elements, both left empty, answered in Chromium with JavaScript on', async () =>
+		await answerWithFilesEmpty({ sandbox, stack }, EMPTY_FILES_WORKFLOW.id),
+	);
+	expect(emptyFiles.policyMessages.length === 0, 'the page\'s script runs: Chromium reports nothing against its Content-Security-Policy', emptyFiles.policyMessages);
+	expect(
+		emptyFiles.heading === 'Thank you' && emptyFiles.run.status === 'success' && answersWith(firstJson(emptyFiles.run, 'Ask'), { Note: 'Box crushed', Receipt: null, Photos: null }),
+		`the answer was recorded with both File elements null and the execution finished, on n8n ${N8N_VERSION} too (2.8.4 and 1.123.x stop reading a form at an empty file input)`,
+		{ heading: emptyFiles.heading, text: emptyFiles.text, status: emptyFiles.run.status, output: firstJson(emptyFiles.run, 'Ask') },
+	);
+
 	const example = await step('the example, answered by the sandbox playing the person', async () => {
 		sandbox.setAnswerPlan({ answer: 'approve' });
 		return await client.execute(EXAMPLE.id);
@@ -273,7 +288,7 @@ async function body({ sandbox, stack: { client }, expect }: CheckContext): Promi
 
 export const sendAndWaitCheck: Check = {
 	name: `send-and-wait check, n8n ${N8N_VERSION}`,
-	prepare: () => ({ workflows: [WORKFLOW, TIMEOUT_WORKFLOW, FORM_WORKFLOW, JSON_FORM_WORKFLOW, EXAMPLE], run: body }),
+	prepare: () => ({ workflows: [WORKFLOW, TIMEOUT_WORKFLOW, FORM_WORKFLOW, JSON_FORM_WORKFLOW, EMPTY_FILES_WORKFLOW, EXAMPLE], run: body }),
 };
 
 runIfMain(module, sendAndWaitCheck);
