@@ -14,7 +14,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, matchesGlob } from 'node:path';
-import { parseArgs } from 'node:util';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
 
 import { calculateMetrics } from 'mutation-testing-metrics';
 
@@ -116,8 +116,12 @@ export function summarise(report: Report, previous: Summary | undefined, run: { 
 	const reasons = reasonsOf(previous);
 	const files: Record<string, FileSummary> = { ...previous?.files };
 	for (const [file, result] of Object.entries(report.files)) {
-		if (previous?.files[file] && !mutatedBy(report.config?.mutate, file)) continue;
-		files[file] = { ...run, sha256: shortHash(result.source), ...countsOf({ [file]: result }), survivors: survivorsOf(file, result, reasons) };
+		const before = previous?.files[file];
+		if (before && !mutatedBy(report.config?.mutate, file)) continue;
+		const measured = { sha256: shortHash(result.source), ...countsOf({ [file]: result }), survivors: survivorsOf(file, result, reasons) };
+		// The same source and results: Stryker reused them, so they keep the date and machine they were measured on.
+		const same = before && isDeepStrictEqual({ ...before, ...run }, { ...run, ...measured });
+		files[file] = same ? before : { ...run, ...measured };
 	}
 	const sorted = Object.keys(files).sort();
 	const folders = [...new Set(sorted.map(folderOf))].sort();

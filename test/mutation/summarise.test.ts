@@ -120,6 +120,14 @@ describe('the mutation summary', () => {
 		expect(docs).toContain('The rest.');
 	});
 
+	it('leaves a file as it was when the run found the same source and the same results (reused, not measured again)', () => {
+		const before = summarise(firstRun(), '--date', '2026-11-29', '--machine', 'a 2-core test box');
+
+		const again = summarise(firstRun(), '--date', '2026-12-06', '--machine', 'another box');
+
+		expect(again).toEqual(before);
+	});
+
 	it('replaces only the files the run mutated, and keeps a reason while the same mutant survives', () => {
 		const before = summarise(firstRun(), '--date', '2026-11-29', '--machine', 'a 2-core test box');
 		before.files[HELPER].survivors[0].reason = 'the same either way';
