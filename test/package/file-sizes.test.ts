@@ -11,9 +11,9 @@ const ROOT = join(__dirname, '../..');
 const MAX_LINES = 300;
 /**
  * Data that programs write and read, never people: the lockfile, the measured figures behind
- * BENCHMARKS.md and RELIABILITY.md, Stryker's record of earlier mutation runs, and drawings.
+ * BENCHMARKS.md and RELIABILITY.md, the summary of the mutation runs, and drawings.
  */
-const WRITTEN_BY_PROGRAMS = [/^package-lock\.json$/, /^BENCHMARKS\.json$/, /^RELIABILITY\.json$/, /^test\/mutation\/stryker-incremental\.json$/, /\.(png|svg)$/];
+const WRITTEN_BY_PROGRAMS = [/^package-lock\.json$/, /^BENCHMARKS\.json$/, /^RELIABILITY\.json$/, /^test\/mutation\/summary\.json$/, /\.(png|svg)$/];
 
 const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
 	.split('\0')
