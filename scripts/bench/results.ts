@@ -81,13 +81,15 @@ function report(summary: Summary, partial?: 'only' | 'quick', write = true): str
 }
 
 /**
- * `--render`: rewrites BENCHMARKS.md and its charts' page from BENCHMARKS.json, measuring nothing
- * (an older BENCHMARKS.json holding raw results is summarised first).
+ * `--render`: rewrites BENCHMARKS.md and its charts' page from BENCHMARKS.json, measuring nothing.
+ * An older BENCHMARKS.json holding a run's raw results is rewritten as that run's summary.
  */
 export function render(): void {
-	const summary = readSummary(readFileSync(SUMMARY_FILE, 'utf8'));
-	report(summary, undefined, false);
-	console.log(`Rewrote BENCHMARKS.md and ${CHARTS_PAGE} from BENCHMARKS.json (measured ${summary.facts.date}).`);
+	const text = readFileSync(SUMMARY_FILE, 'utf8');
+	const summary = readSummary(text);
+	const raw = text !== summaryText(summary);
+	report(summary, undefined, raw);
+	console.log(`Rewrote BENCHMARKS.md and ${CHARTS_PAGE}${raw ? ', and BENCHMARKS.json as its summary,' : ''} from BENCHMARKS.json (measured ${summary.facts.date}).`);
 }
 
 /** A finished run: the raw results first, so a report that fails to render loses nothing; then the summary and the report. */
