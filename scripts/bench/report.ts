@@ -1,5 +1,5 @@
 /**
- * Turns the bench's raw results into the console tables and BENCHMARKS.md: the package's own goals,
+ * Turns the summary of a bench run (summary.ts) into the console tables and BENCHMARKS.md: the package's own goals,
  * met or missed in this run; the rate-limited legs (reportLimits.ts); throughput beside n8n's HTTP
  * Request node and a raw keep-alive client; memory. Every figure comes from the results it is given.
  */
@@ -170,7 +170,7 @@ Measured by \`npm run bench\` (scripts/bench/) on ${facts.date.slice(0, 10)} in 
 
 Each leg runs in a fresh process against the local sandbox (sandbox/) on 127.0.0.1 over https, and this node sends through n8n's
 request helper as it does for users: these are the costs of the node and of n8n, not of a network. A figure is the median of the
-leg's timed runs (each run is in BENCHMARKS.json); an n8n node is timed by its own \`executionTime\`, a raw client by the wall-clock time of its loop.
+leg's timed runs (BENCHMARKS.json keeps their smallest, median and largest); an n8n node is timed by its own \`executionTime\`, a raw client by the wall-clock time of its loop.
 
 ${versusHttpSection(measured, bursts, facts)}
 ## The package's own goals
@@ -185,7 +185,7 @@ ${sections.map(([title, text, figures]) => `## ${title}\n\n${text ? `${text}\n\n
 ## Reproduce
 
 \`npm run bench\` builds the package, installs n8n into \`.cache/\` if missing, measures everything and rewrites this file, its charts
-(and their page, ${CHARTS_PAGE}) and BENCHMARKS.json. \`npm run bench -- --quick\` is a smaller smoke run that writes only \`.cache/bench/\`;
+(and their page, ${CHARTS_PAGE}) and BENCHMARKS.json (the figures shown here; every run and sample stays in \`.cache/bench/results.json\`). \`npm run bench -- --quick\` is a smaller smoke run that writes only \`.cache/bench/\`;
 \`npx tsx scripts/bench/run.ts --render\` rewrites this file and its charts from BENCHMARKS.json.
 `;
 	return { console: consoleText, markdown };

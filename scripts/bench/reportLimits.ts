@@ -143,7 +143,7 @@ The packed package is installed into n8n ${facts.n8n} as a community package. An
 production webhook at once, one item each; the webhook answers when its execution is over ("Failed" counts answers other than 200).
 The sandbox admits ${burst?.perSecond ?? 'N'} a second by the limiter each row names (or has no limit: what n8n's own queue costs), answers after
 ${burst?.latencyMs ?? '?'} ms, its \`Retry-After\` ${burst ? STYLES[burst.retryAfter] : ''}. Time runs from the first to the last delivered request. In queue mode n8n
-runs on Postgres and Redis; each worker process keeps its own pace (BENCHMARKS.json holds each worker's requests per second).${queueCost(bursts)}
+runs on Postgres and Redis; each worker process keeps its own pace (the run's raw results, \`.cache/bench/results.json\`, hold each worker's requests per second).${queueCost(bursts)}
 
 ${burstTable(bursts)}
 

@@ -50,7 +50,7 @@ export function reportFiles(summary: Summary, oldReport: string): { files: Recor
 	const { console: tables, markdown } = renderReport(summary);
 	const { legs, bursts, facts } = summary;
 	const kept = oldReport.includes(KEPT_MARKER) ? oldReport.slice(oldReport.indexOf(KEPT_MARKER)) : '';
-	const stamped = markdown.replace(/^# Benchmarks\n/, `# Benchmarks\n\n${measuredLine(summary.measured, 'BENCHMARKS.json')}\n`);
+	const stamped = markdown.replace(/^# Benchmarks\n/, `# Benchmarks\n\n${measuredLine(summary.measured, 'BENCHMARKS.json', 'its figures')}\n`);
 	const files: Record<string, string> = { 'BENCHMARKS.md': kept === '' ? stamped : `${stamped.trimEnd()}\n\n${kept}`, [CHARTS_PAGE]: chartsPage(legs, bursts, facts) };
 	for (const chart of chartsOf(legs, bursts, facts)) files[chart.file] = chart.svg;
 	return { files, console: tables };

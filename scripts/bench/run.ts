@@ -5,8 +5,8 @@
  * Not part of the tests. Every client configuration runs in a fresh child process (its
  * 2,000-item runs, then its 10,000-item runs), every memory run in one of its own,
  * the sandbox in another (so client and service do not share an event loop); this process only
- * plans, collects and reports, one line a leg. Prints the tables and writes BENCHMARKS.md (and the
- * raw figures to .cache/bench/results.json, and for a full run beside it as BENCHMARKS.json).
+ * plans, collects and reports, one line a leg. Prints the tables and writes the raw figures to
+ * .cache/bench/results.json, and for a full run their summary, BENCHMARKS.json, and BENCHMARKS.md.
  */
 import type { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The shape of the bench's raw results (BENCHMARKS.json, .cache/bench/*.json): what each leg was
+ * The shape of the bench's raw results (.cache/bench/*.json; BENCHMARKS.json is their summary, summary.ts): what each leg was
  * and what it measured. What a run or a memory run gives is typed where it is measured (leg.ts),
  * the machine's facts in facts.ts.
  */
