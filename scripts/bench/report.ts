@@ -9,6 +9,7 @@ import type { Goal } from './format';
 import { against, failed, goalTable, int, ratio, secs, table } from './format';
 import { CHARTS_PAGE, chartsOf } from './reportCharts';
 import { bulkTable, burstTable, limitGoals, limitsSection, versusHttpRows, versusHttpSummary } from './reportLimits';
+import { sendOnceConsole, sendOnceSection } from './reportSendOnce';
 import type { Facts } from './facts';
 import type { BurstFigures, LegFigures, Summary } from './summary';
 
@@ -133,7 +134,7 @@ function loadText(facts: Facts): string {
 
 const goalCount = (goals: Goal[], met: boolean) => goals.filter((goal) => goal.met === met).length;
 
-export function renderReport({ facts, legs: measured, bursts }: Summary): { console: string; markdown: string } {
+export function renderReport({ facts, legs: measured, bursts, sendOnce }: Summary): { console: string; markdown: string } {
 	const goalList = [...limitGoals(measured, bursts), ...speedGoals(measured)];
 	const goals = goalTable(goalList);
 	// Title, what was measured (true whatever the figures), table.
@@ -156,7 +157,9 @@ run is over, its result still referenced, minus the same before.`,
 		],
 	];
 	const limits: Array<[string, string]> = [['Rate limited: one execution', bulkTable(measured)], ['Rate limited: bursts through real n8n', burstTable(bursts)]];
-	const consoleText = [['Goals', goals], ...limits, ...sections.map(([title, , figures]) => [title, figures])].map(([title, figures]) => `${title}\n${figures}\n`).join('\n');
+	const tables = [['Goals', goals], ...limits, ...sections.map(([title, , figures]) => [title, figures])].map(([title, figures]) => `${title}\n${figures}\n`);
+	const consoleText = [...tables, sendOnceConsole(sendOnce)].filter(Boolean).join('\n');
+	const sendOnceText = sendOnceSection(sendOnce, facts);
 	const markdown = `# Benchmarks
 
 Measured by \`npm run bench\` (scripts/bench/) on ${facts.date.slice(0, 10)} in ${Math.floor(facts.seconds / 60)} min ${facts.seconds % 60} s: one machine, one run, and every figure below is from it.
@@ -181,7 +184,7 @@ it draws, how its memory grows. Each is checked against this run's figures: ${go
 ${goals}
 
 ${limitsSection(measured, bursts, facts)}
-${sections.map(([title, text, figures]) => `## ${title}\n\n${text ? `${text}\n\n` : ''}${figures}\n`).join('\n')}
+${sections.map(([title, text, figures]) => `## ${title}\n\n${text ? `${text}\n\n` : ''}${figures}\n`).join('\n')}${sendOnceText ? `\n${sendOnceText}` : ''}
 ## Reproduce
 
 \`npm run bench\` builds the package, installs n8n into \`.cache/\` if missing, measures everything and rewrites this file, its charts

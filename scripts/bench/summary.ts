@@ -6,7 +6,7 @@
  * from this form only (report.ts); `summarise` makes it from a raw run.
  */
 import type { measuredNow } from '../release/measured';
-import type { BurstResult, BurstSpec, LegKind, Measured, SecondCount, ServiceSpec } from './common';
+import type { BurstResult, BurstSpec, LegKind, Measured, SecondCount, SendOnceResult, ServiceSpec } from './common';
 import { median } from './common';
 import type { Facts } from './facts';
 
@@ -16,6 +16,8 @@ export interface Saved {
 	facts: Facts;
 	results: Measured[];
 	bursts: BurstResult[];
+	/** The Send Once leg, run last in a full run; absent when it did not run. */
+	sendOnce?: SendOnceResult;
 }
 
 /** The smallest, median and largest of a leg's timed runs. */
@@ -63,12 +65,23 @@ export interface BurstFigures {
 	problem?: string;
 }
 
+/** The Send Once leg: the node's executionTime (ms) of one-item keyed executions on each store. */
+export interface SendOnceFigures {
+	stored: number;
+	runs: number;
+	atBoundMs?: Spread;
+	nearlyEmptyMs?: Spread;
+	fillMs: number;
+	problem?: string;
+}
+
 /** BENCHMARKS.json. */
 export interface Summary {
 	measured: Saved['measured'];
 	facts: Facts;
 	legs: LegFigures[];
 	bursts: BurstFigures[];
+	sendOnce?: SendOnceFigures;
 }
 
 export const spread = (values: number[]): Spread | undefined =>
@@ -111,8 +124,12 @@ export function burstFigures(r: BurstResult): BurstFigures {
 	return { spec, client, webhookStatuses, delivered, twice, rateLimited, firstToLastMs, ...timeline, ...firstLine(r.problem) };
 }
 
-export function summarise({ measured, facts, results, bursts }: Saved): Summary {
-	return { measured, facts, legs: results.map(legFigures), bursts: bursts.map(burstFigures) };
+function sendOnceFigures({ spec, atBoundMs, nearlyEmptyMs, fillMs, problem }: SendOnceResult): SendOnceFigures {
+	return { ...spec, atBoundMs: spread(atBoundMs), nearlyEmptyMs: spread(nearlyEmptyMs), fillMs, ...firstLine(problem) };
+}
+
+export function summarise({ measured, facts, results, bursts, sendOnce }: Saved): Summary {
+	return { measured, facts, legs: results.map(legFigures), bursts: bursts.map(burstFigures), ...(sendOnce ? { sendOnce: sendOnceFigures(sendOnce) } : {}) };
 }
 
 /** BENCHMARKS.json as read: the summary, or an older file's raw results summarised. */

@@ -102,3 +102,21 @@ export interface Measured {
 	rateLimit?: ServiceSpec['rateLimit'];
 	result: LegResult;
 }
+
+/** The Send Once leg (sendOnce.ts): what Send Once Per Key costs a keyed send with `stored` keys in n8n's store. */
+export interface SendOnceSpec {
+	/** Keys put in the store first, by one execution of as many keyed SMS (10000: the default Send Once History Size). */
+	stored: number;
+	/** One-item executions timed on each store. */
+	runs: number;
+}
+
+export interface SendOnceResult {
+	spec: SendOnceSpec;
+	/** The node's own executionTime (ms) of each one-item keyed execution: with `stored` keys stored, and with a nearly empty store. */
+	atBoundMs: number[];
+	nearlyEmptyMs: number[];
+	/** The node's executionTime of the execution that filled the store. */
+	fillMs: number;
+	problem?: string;
+}
