@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { makeTempDir } from '../n8n/lib/process';
 import { REPO_ROOT } from '../release/measured';
-import type { BurstResult, LegResult, SecondCount } from './types';
+import type { BurstResult, LegResult, SecondCount, SendOnceResult } from './types';
 
 export type * from './types';
 export { REPO_ROOT };
@@ -139,6 +139,7 @@ type ChildMessage =
 	| { type: 'ready'; url: string }
 	| { type: 'leg'; results: LegResult[] }
 	| { type: 'burst'; results: BurstResult[] }
+	| { type: 'sendOnce'; result: SendOnceResult }
 	| { type: 'error'; message: string };
 
 /**

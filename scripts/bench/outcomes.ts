@@ -3,9 +3,11 @@
  * (one-item executions through real n8n), each client's run as an Outcome with its limit, what was
  * delivered, refused and lost, and the package's goals for this node at its defaults there.
  */
-import type { BurstResult, LimiterShape, Measured, RetryAfterStyle, SecondCount } from './common';
+import type { BurstResult, LimiterShape, RetryAfterStyle, SecondCount } from './common';
 import { HTTP_RETRY } from './common';
 import { int } from './format';
+import type { BurstFigures, LegFigures } from './summary';
+import { fromTimeline } from './summary';
 
 /**
  * The package's goals for this node at its defaults under a rate limit: time within a multiple of
@@ -53,26 +55,26 @@ export const ideal = (o: Outcome) => (o.limit === undefined ? undefined : o.coun
 export const perDelivered = (o: Outcome) => (o.delivered ? o.refused / o.delivered : Infinity);
 export const lossless = (o: Outcome) => !o.problem && o.delivered === o.count && o.twice === 0 && o.failed === 0;
 
-export function bulkOutcome(m: Measured): Outcome {
-	const rep = m.result.reps[0];
-	const { perSecond, shape, retryAfter } = m.rateLimit as NonNullable<Measured['rateLimit']>;
+export function bulkOutcome(m: LegFigures): Outcome {
+	const run = m.limited;
+	const { perSecond, shape, retryAfter } = m.rateLimit as NonNullable<LegFigures['rateLimit']>;
 	const where = `${SHAPES[shape]}, Retry-After ${STYLES[retryAfter]}`;
-	const node = m.result.spec.kind === 'node';
+	const node = m.kind === 'node';
 	return {
-		leg: `${int(m.result.spec.items)} items in one execution, ${perSecond}/s, ${where}`,
+		leg: `${int(m.items)} items in one execution, ${perSecond}/s, ${where}`,
 		where,
 		client: node ? 'this node, defaults' : 'HTTP Request node, defaults',
-		seconds: rep && rep.ms / 1000,
-		limit: perSecond, count: m.result.spec.items, delivered: rep?.delivered ?? 0, refused: rep?.rateLimited ?? 0, twice: rep?.duplicates ?? 0,
-		failed: rep?.failedItems ?? 0,
-		failedNote: rep?.runError ? ` (the run failed: "${rep.runError.split('\n')[0]}")` : '',
-		timeline: rep?.timeline,
+		seconds: run?.seconds,
+		limit: perSecond, count: m.items, delivered: run?.delivered ?? 0, refused: run?.refused ?? 0, twice: run?.twice ?? 0,
+		failed: run?.failedItems ?? 0,
+		failedNote: run?.runError ? ` (the run failed: "${run.runError}")` : '',
+		timeline: run && fromTimeline(run.timeline),
 		goal: node ? GOALS.bulk : undefined,
-		problem: m.result.problem,
+		problem: m.problem,
 	};
 }
 
-export function burstOutcome(r: BurstResult): Outcome {
+export function burstOutcome(r: BurstFigures): Outcome {
 	const { events, perSecond, mode, workers = 2, workerConcurrency, shape = 'fixedWindow', bucket } = r.spec;
 	const where = mode === 'queue' ? `queue mode, main + ${workers} workers (concurrency ${workerConcurrency ?? "n8n's default"})` : 'one n8n process';
 	const limit = perSecond === undefined ? 'no limit' : `${perSecond}/s, ${bucket ? `token bucket holding ${bucket}` : SHAPES[shape]}`;
@@ -86,10 +88,10 @@ export function burstOutcome(r: BurstResult): Outcome {
 		limit: perSecond, count: events, delivered: r.delivered, refused: r.rateLimited, twice: r.twice,
 		failed: notOk.reduce((sum, [, n]) => sum + n, 0),
 		failedNote: notOk.length ? ` (${notOkText})` : '',
-		timeline: r.timeline,
+		timeline: r.timeline && fromTimeline(r.timeline),
 		goal: r.client === 'node' && perSecond !== undefined ? GOALS.burst[mode] : undefined,
 		problem: r.problem,
 	};
 }
 
-export const bulkOutcomes = (measured: Measured[]) => measured.filter((m) => m.rateLimit).map(bulkOutcome);
+export const bulkOutcomes = (measured: LegFigures[]) => measured.filter((m) => m.rateLimit).map(bulkOutcome);

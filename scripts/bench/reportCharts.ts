@@ -5,16 +5,16 @@
 import { posix } from 'node:path';
 
 import { timelineChart } from './chart';
-import type { BurstResult, Measured } from './common';
 import type { Facts } from './facts';
 import type { Outcome } from './outcomes';
 import { bulkOutcomes, burstOutcome } from './outcomes';
+import type { BurstFigures, LegFigures } from './summary';
 
 /** The date, machine and n8n release of the run, under each chart's title and above the charts on their page. */
 const runLabel = (facts: Facts) => `Run of ${facts.date.slice(0, 10)} on ${facts.cpuModel}, ${facts.cores} cores; n8n ${facts.n8n}`;
 
 /** One chart per rate-limited leg: each client measured against that limit, side by side; `file` from the repository root. */
-export function chartsOf(measured: Measured[], bursts: BurstResult[], facts: Facts) {
+export function chartsOf(measured: LegFigures[], bursts: BurstFigures[], facts: Facts) {
 	const legs = new Map<string, Outcome[]>();
 	for (const o of [...bulkOutcomes(measured), ...bursts.map(burstOutcome)]) {
 		if (o.timeline?.length && o.limit !== undefined) legs.set(o.leg, [...(legs.get(o.leg) ?? []), o]);
@@ -34,7 +34,7 @@ export const CHARTS_PAGE = 'docs/benchmarks-charts.md';
  * The charts' page: every rate-limited leg's chart, under the run they come from. Its links are
  * relative to the page's own folder.
  */
-export function chartsPage(measured: Measured[], bursts: BurstResult[], facts: Facts): string {
+export function chartsPage(measured: LegFigures[], bursts: BurstFigures[], facts: Facts): string {
 	const charts = chartsOf(measured, bursts, facts).map((chart) => `![${chart.title}](${posix.relative(posix.dirname(CHARTS_PAGE), chart.file)})`);
 	return `# Benchmarks: per second, admitted and refused (429)
 

@@ -4,7 +4,7 @@
  * n8n's production webhooks), with their goals and tables, the comparison with n8n's HTTP Request
  * node, and a burst's console line. Their charts are in reportCharts.ts.
  */
-import type { BurstResult, BurstSpec, Measured } from './common';
+import type { BurstResult, BurstSpec } from './common';
 import { timelineText } from './common';
 import type { Facts } from './facts';
 import type { Goal } from './format';
@@ -12,6 +12,8 @@ import { against, failed, int, ratio, secs, table } from './format';
 import type { Outcome } from './outcomes';
 import { bulkOutcomes, burstOutcome, CLIENTS, ideal, lossless, perDelivered, STYLES } from './outcomes';
 import { CHARTS_PAGE } from './reportCharts';
+import type { BurstFigures, LegFigures } from './summary';
+import { burstFigures } from './summary';
 
 const COLUMNS = ['Client', 'Time', 'Ideal', '÷ ideal', '429s', '429s per delivered', 'Delivered', 'Twice', 'Failed'];
 
@@ -26,11 +28,11 @@ function cells(o: Outcome): string[] {
 }
 
 const outcomeTable = (where: string, outcomes: Outcome[]) => table([where, ...COLUMNS], outcomes.map((o) => [o.where, ...cells(o)]));
-export const bulkTable = (measured: Measured[]) => outcomeTable('Limit', bulkOutcomes(measured));
-export const burstTable = (bursts: BurstResult[]) => outcomeTable('n8n', bursts.map(burstOutcome));
+export const bulkTable = (measured: LegFigures[]) => outcomeTable('Limit', bulkOutcomes(measured));
+export const burstTable = (bursts: BurstFigures[]) => outcomeTable('n8n', bursts.map(burstOutcome));
 
 /** The goals of this node at its defaults on each leg: every item delivered once within the time, and 429s per message where set. */
-export function limitGoals(measured: Measured[], bursts: BurstResult[]): Goal[] {
+export function limitGoals(measured: LegFigures[], bursts: BurstFigures[]): Goal[] {
 	return [...bulkOutcomes(measured), ...bursts.map(burstOutcome)].flatMap((o): Goal[] => {
 		const least = ideal(o);
 		if (!o.goal || least === undefined) return [];
@@ -52,7 +54,7 @@ function inBrief(o: Outcome): string {
 }
 
 /** The legs both this node and n8n's HTTP Request node ran, each client's outcome. */
-function versusHttp(measured: Measured[], bursts: BurstResult[]): Array<{ leg: string; node: Outcome; http: Outcome }> {
+function versusHttp(measured: LegFigures[], bursts: BurstFigures[]): Array<{ leg: string; node: Outcome; http: Outcome }> {
 	const legs = new Map<string, Outcome[]>();
 	for (const o of [...bulkOutcomes(measured), ...bursts.map(burstOutcome)]) legs.set(o.leg, [...(legs.get(o.leg) ?? []), o]);
 	return [...legs].flatMap(([leg, runs]) => {
@@ -63,12 +65,12 @@ function versusHttp(measured: Measured[], bursts: BurstResult[]): Array<{ leg: s
 }
 
 /** Those legs as rows [leg, this node, HTTP Request node]: what a user chooses between. */
-export function versusHttpRows(measured: Measured[], bursts: BurstResult[]): string[][] {
+export function versusHttpRows(measured: LegFigures[], bursts: BurstFigures[]): string[][] {
 	return versusHttp(measured, bursts).map(({ leg, node, http }) => [`${leg} (HTTP Request node: ${http.client.replace(/^HTTP Request node, /, '')})`, inBrief(node), inBrief(http)]);
 }
 
 /** One sentence on the rate-limited legs of both clients: how many each delivered whole, and the 429s each drew. */
-export function versusHttpSummary(measured: Measured[], bursts: BurstResult[]): string {
+export function versusHttpSummary(measured: LegFigures[], bursts: BurstFigures[]): string {
 	const limited = versusHttp(measured, bursts).filter(({ node }) => node.limit !== undefined);
 	if (limited.length === 0) return '';
 	const whole = (pick: 'node' | 'http') => limited.filter((pair) => lossless(pair[pick])).length;
@@ -81,7 +83,7 @@ export function versusHttpSummary(measured: Measured[], bursts: BurstResult[]): 
 
 /** A burst's console line while the bench runs. */
 export function burstLine(r: BurstResult): string {
-	const o = burstOutcome(r);
+	const o = burstOutcome(burstFigures(r));
 	if (o.seconds === undefined) return `${o.client}: ${failed(o.problem)}`;
 	const [client, ...figures] = cells(o);
 	const labelled = figures.map((cell, index) => `${COLUMNS[index + 1]} ${cell}`);
@@ -100,12 +102,12 @@ export function failedBurst(spec: BurstSpec, problem: string): BurstResult {
  * What n8n's queue costs by itself, from the queue legs against no limit: how fast it delivered the
  * burst with nothing holding it back, against the limit of the limited legs. Empty without them.
  */
-function queueCost(bursts: BurstResult[]): string {
+function queueCost(bursts: BurstFigures[]): string {
 	const free = bursts.filter((r) => r.spec.mode === 'queue' && r.spec.perSecond === undefined && r.delivered > 1);
 	const limit = bursts.find((r) => r.spec.mode === 'queue' && r.spec.perSecond !== undefined)?.spec.perSecond;
 	if (free.length === 0 || limit === undefined) return '';
-	const perSecond = (r: BurstResult) => (r.delivered - 1) / (r.firstToLastMs / 1000);
-	const span = (client: BurstResult['client']) => {
+	const perSecond = (r: BurstFigures) => (r.delivered - 1) / (r.firstToLastMs / 1000);
+	const span = (client: BurstFigures['client']) => {
 		const rates = free.filter((r) => r.client === client).map(perSecond);
 		return rates.length ? `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} a second with ${client === 'node' ? 'this node' : "n8n's HTTP Request node"}` : '';
 	};
@@ -118,7 +120,7 @@ function queueCost(bursts: BurstResult[]): string {
 }
 
 /** BENCHMARKS.md's section on rate limits: what the legs do, their tables, and where their charts are. */
-export function limitsSection(measured: Measured[], bursts: BurstResult[], facts: Facts): string {
+export function limitsSection(measured: LegFigures[], bursts: BurstFigures[], facts: Facts): string {
 	const bulk = bulkOutcomes(measured)[0];
 	const burst = bursts[0]?.spec;
 	return `## Rate limits
@@ -141,7 +143,7 @@ The packed package is installed into n8n ${facts.n8n} as a community package. An
 production webhook at once, one item each; the webhook answers when its execution is over ("Failed" counts answers other than 200).
 The sandbox admits ${burst?.perSecond ?? 'N'} a second by the limiter each row names (or has no limit: what n8n's own queue costs), answers after
 ${burst?.latencyMs ?? '?'} ms, its \`Retry-After\` ${burst ? STYLES[burst.retryAfter] : ''}. Time runs from the first to the last delivered request. In queue mode n8n
-runs on Postgres and Redis; each worker process keeps its own pace (BENCHMARKS.json holds each worker's requests per second).${queueCost(bursts)}
+runs on Postgres and Redis; each worker process keeps its own pace (the run's raw results, \`.cache/bench/results.json\`, hold each worker's requests per second).${queueCost(bursts)}
 
 ${burstTable(bursts)}
 

@@ -1,18 +1,18 @@
 /**
- * Where a run of `npm run bench` goes: the line each leg prints, the raw results (.cache/bench/,
- * and for a full run BENCHMARKS.json), and BENCHMARKS.md with its charts and their page
- * (docs/benchmarks-charts.md), which `--render` rewrites from BENCHMARKS.json alone.
+ * Where a run of `npm run bench` goes: the line each leg prints, the raw results (.cache/bench/),
+ * and for a full run its summary (BENCHMARKS.json, summary.ts) and BENCHMARKS.md with its charts
+ * and their page (docs/benchmarks-charts.md), which `--render` rewrites from BENCHMARKS.json alone.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { measuredLine } from '../release/measured';
-import type { measuredNow } from '../release/measured';
-import type { BurstResult, LegResult, Measured } from './common';
+import type { LegResult } from './common';
 import { REPO_ROOT, median, timelineText } from './common';
-import type { Facts } from './facts';
 import { renderReport } from './report';
 import { CHARTS_PAGE, chartsOf, chartsPage } from './reportCharts';
+import type { Saved, Summary } from './summary';
+import { readSummary, summarise, summaryText } from './summary';
 
 /** A leg's line for one item count: rates, times, 429s, in flight, failures, memory, timeline, problem. */
 export function resultText({ spec, reps, memory, problem }: LegResult): string {
@@ -36,58 +36,66 @@ export function resultText({ spec, reps, memory, problem }: LegResult): string {
  * figures come from a queue-mode check of real n8n): a rewrite keeps it as it is.
  */
 const KEPT_MARKER = '<!-- Measured by other scripts: npm run bench keeps everything from here on. -->';
-/** The full run's raw results, kept beside BENCHMARKS.md so every figure in it traces to a run. */
-const RAW_FILE = join(REPO_ROOT, 'BENCHMARKS.json');
+/** A full run's summary, kept beside BENCHMARKS.md so every figure in it traces to a run. */
+const SUMMARY_FILE = join(REPO_ROOT, 'BENCHMARKS.json');
 const CACHE_DIR = join(REPO_ROOT, '.cache', 'bench');
+const CHARTS_FOLDER = join('docs', 'images', 'bench');
 
-interface Saved {
-	measured: ReturnType<typeof measuredNow>;
-	facts: Facts;
-	results: Measured[];
-	bursts: BurstResult[];
+/**
+ * A full run's report as files (paths from the repository root): BENCHMARKS.md (the report, the
+ * line naming the code it measured, then the kept part of `oldReport`), its charts and their page;
+ * and the console's tables.
+ */
+export function reportFiles(summary: Summary, oldReport: string): { files: Record<string, string>; console: string } {
+	const { console: tables, markdown } = renderReport(summary);
+	const { legs, bursts, facts } = summary;
+	const kept = oldReport.includes(KEPT_MARKER) ? oldReport.slice(oldReport.indexOf(KEPT_MARKER)) : '';
+	const stamped = markdown.replace(/^# Benchmarks\n/, `# Benchmarks\n\n${measuredLine(summary.measured, 'BENCHMARKS.json', 'its figures')}\n`);
+	const files: Record<string, string> = { 'BENCHMARKS.md': kept === '' ? stamped : `${stamped.trimEnd()}\n\n${kept}`, [CHARTS_PAGE]: chartsPage(legs, bursts, facts) };
+	for (const chart of chartsOf(legs, bursts, facts)) files[chart.file] = chart.svg;
+	return { files, console: tables };
 }
 
 /**
  * Prints the tables; then writes the report: only to .cache/bench/ for a partial run, else
- * BENCHMARKS.md (the report, the line naming the code it measured, then the kept part), its charts
- * and their page and, measured now (`raw`), BENCHMARKS.json.
+ * BENCHMARKS.md, its charts and their page (replacing the charts folder) and, measured now
+ * (`write`), the summary as BENCHMARKS.json.
  */
-function report(saved: Saved, partial?: 'only' | 'quick', raw = true): string {
-	const { console: table, markdown } = renderReport(saved.facts, saved.results, saved.bursts);
-	const page = chartsPage(saved.results, saved.bursts, saved.facts);
-	console.log(table);
+function report(summary: Summary, partial?: 'only' | 'quick', write = true): string {
 	if (partial) {
+		const { console: tables, markdown } = renderReport(summary);
+		console.log(tables);
 		writeFileSync(join(CACHE_DIR, `BENCHMARKS.${partial}.md`), markdown);
-		writeFileSync(join(CACHE_DIR, `benchmarks-charts.${partial}.md`), page);
+		writeFileSync(join(CACHE_DIR, `benchmarks-charts.${partial}.md`), chartsPage(summary.legs, summary.bursts, summary.facts));
 		const wrote = `.cache/bench/${partial}.json, BENCHMARKS.${partial}.md and benchmarks-charts.${partial}.md`;
 		return `${partial === 'only' ? 'Partial run (--only or --node-only)' : 'Quick run'}: wrote ${wrote}`;
 	}
-	if (raw) writeFileSync(RAW_FILE, `${JSON.stringify(saved, null, 1)}\n`);
-	const images = join(REPO_ROOT, 'docs', 'images', 'bench');
-	rmSync(images, { recursive: true, force: true });
-	mkdirSync(images, { recursive: true });
-	for (const chart of chartsOf(saved.results, saved.bursts, saved.facts)) writeFileSync(join(REPO_ROOT, chart.file), chart.svg);
-	writeFileSync(join(REPO_ROOT, CHARTS_PAGE), page);
 	const file = join(REPO_ROOT, 'BENCHMARKS.md');
-	const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-	const kept = old.includes(KEPT_MARKER) ? old.slice(old.indexOf(KEPT_MARKER)) : '';
-	const stamped = markdown.replace(/^# Benchmarks\n/, `# Benchmarks\n\n${measuredLine(saved.measured, 'BENCHMARKS.json')}\n`);
-	writeFileSync(file, kept === '' ? stamped : `${stamped.trimEnd()}\n\n${kept}`);
+	const { files, console: tables } = reportFiles(summary, existsSync(file) ? readFileSync(file, 'utf8') : '');
+	console.log(tables);
+	if (write) writeFileSync(SUMMARY_FILE, summaryText(summary));
+	rmSync(join(REPO_ROOT, CHARTS_FOLDER), { recursive: true, force: true });
+	mkdirSync(join(REPO_ROOT, CHARTS_FOLDER), { recursive: true });
+	for (const [path, text] of Object.entries(files)) writeFileSync(join(REPO_ROOT, path), text);
 	return `Wrote BENCHMARKS.md, ${CHARTS_PAGE} and BENCHMARKS.json`;
 }
 
-/** `--render`: rewrites BENCHMARKS.md and its charts' page from BENCHMARKS.json, measuring nothing. */
+/**
+ * `--render`: rewrites BENCHMARKS.md and its charts' page from BENCHMARKS.json, measuring nothing.
+ * An older BENCHMARKS.json holding a run's raw results is rewritten as that run's summary.
+ */
 export function render(): void {
-	const saved = JSON.parse(readFileSync(RAW_FILE, 'utf8')) as Saved;
-	report(saved, undefined, false);
-	console.log(`Rewrote BENCHMARKS.md and ${CHARTS_PAGE} from BENCHMARKS.json (measured ${saved.facts.date}).`);
+	const text = readFileSync(SUMMARY_FILE, 'utf8');
+	const summary = readSummary(text);
+	const raw = text !== summaryText(summary);
+	report(summary, undefined, raw);
+	console.log(`Rewrote BENCHMARKS.md and ${CHARTS_PAGE}${raw ? ', and BENCHMARKS.json as its summary,' : ''} from BENCHMARKS.json (measured ${summary.facts.date}).`);
 }
 
-/** A finished run: the raw figures first, so a report that fails to render loses nothing (see --render); then the report. */
+/** A finished run: the raw results first, so a report that fails to render loses nothing; then the summary and the report. */
 export function save(saved: Saved, partial: 'only' | 'quick' | undefined): void {
-	const { facts, results, bursts } = saved;
 	mkdirSync(CACHE_DIR, { recursive: true });
-	writeFileSync(join(CACHE_DIR, `${partial ?? 'results'}.json`), `${JSON.stringify({ facts, results, bursts }, null, 2)}\n`);
+	writeFileSync(join(CACHE_DIR, `${partial ?? 'results'}.json`), `${JSON.stringify(saved, null, 2)}\n`);
 	console.log('');
-	console.log(`${report(saved, partial)} (${facts.seconds} s in all).`);
+	console.log(`${report(summarise(saved), partial)} (${saved.facts.seconds} s in all).`);
 }

@@ -4,9 +4,10 @@
  *
  * Not part of the tests. Every client configuration runs in a fresh child process (its
  * 2,000-item runs, then its 10,000-item runs), every memory run in one of its own,
- * the sandbox in another (so client and service do not share an event loop); this process only
- * plans, collects and reports, one line a leg. Prints the tables and writes BENCHMARKS.md (and the
- * raw figures to .cache/bench/results.json, and for a full run beside it as BENCHMARKS.json).
+ * the sandbox in another (so client and service do not share an event loop); the bursts and,
+ * last, the Send Once leg run through real n8n in processes of their own. This process only
+ * plans, collects and reports, one line a leg. Prints the tables and writes the raw figures to
+ * .cache/bench/results.json, and for a full run their summary, BENCHMARKS.json, and BENCHMARKS.md.
  */
 import type { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -15,8 +16,8 @@ import { measuredNow } from '../release/measured';
 import { ensureN8n } from '../n8n/lib/install';
 import { installCleanup, QUIET } from '../n8n/lib/process';
 import { LIMITER_SHAPES, RETRY_AFTER_STYLES } from '../../sandbox/rateLimit';
-import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, LegSpec, Measured, ServiceSpec } from './common';
-import { RATE_LIMIT_PER_SECOND, errorText, forkTs, nextMessage, useTempN8nFolder } from './common';
+import type { BurstResult, BurstSpec, LegInput, LegKind, LegResult, LegSpec, Measured, SendOnceResult, SendOnceSpec, ServiceSpec } from './common';
+import { RATE_LIMIT_PER_SECOND, errorText, forkTs, median, nextMessage, useTempN8nFolder } from './common';
 import { machineFacts } from './facts';
 import { burstLine, failedBurst } from './reportLimits';
 import { render, resultText, save } from './results';
@@ -50,8 +51,13 @@ const BURSTS: BurstSpec[] = [
 	]),
 ];
 /**
+ * The Send Once leg (sendOnce.ts), last: one-item keyed executions through real n8n with the
+ * store at the default Send Once History Size, and nearly empty.
+ */
+const SEND_ONCE: SendOnceSpec = { stored: 10_000, runs: 30 };
+/**
  * `--quick`: a smoke run (a tenth of the items, one run each, the bursts of one process and of the
- * first queue set-up only) that writes only .cache/bench/.
+ * first queue set-up only, a tenth of the Send Once keys) that writes only .cache/bench/.
  */
 const QUICK = process.argv.includes('--quick');
 /**
@@ -172,7 +178,7 @@ async function sandboxUrl(service: ServiceSpec): Promise<string> {
 }
 
 /** What the run collects: the 1-minute load average at the start of each leg, and every leg's results. */
-const run = { loadDuring: [] as number[], results: [] as Measured[], bursts: [] as BurstResult[] };
+const run = { loadDuring: [] as number[], results: [] as Measured[], bursts: [] as BurstResult[], sendOnce: undefined as SendOnceResult | undefined };
 
 /** Runs one leg in its own process against its sandbox; its result line. */
 async function runLeg(leg: Plan): Promise<string> {
@@ -203,6 +209,23 @@ async function runBurst(spec: BurstSpec): Promise<string> {
 	}
 }
 
+/** Runs the Send Once leg (real n8n, one node, two stores); its result line. */
+async function runSendOnce(spec: SendOnceSpec): Promise<string> {
+	run.loadDuring.push(loadavg()[0]);
+	try {
+		const result = (await nextMessage(forkTs('sendOnce.ts', spec), 'sendOnce', LEG_TIMEOUT_MS)).result;
+		run.sendOnce = result;
+		return `median ${median(result.atBoundMs)} ms with ${spec.stored} keys stored, ${median(result.nearlyEmptyMs)} ms nearly empty (${spec.runs} executions each)`;
+	} catch (error) {
+		run.sendOnce = { spec, atBoundMs: [], nearlyEmptyMs: [], fillMs: 0, problem: errorText(error) };
+		return `PROBLEM: ${errorText(error).split('\n').slice(0, 3).join(' ')}`;
+	}
+}
+
+function describeSendOnce({ stored, runs }: SendOnceSpec): string {
+	return `Send Once Per Key through real n8n: ${runs} one-item executions with ${stored} keys stored, then nearly empty`;
+}
+
 async function main(): Promise<void> {
 	if (RENDER) return render();
 	const started = Date.now();
@@ -217,11 +240,12 @@ async function main(): Promise<void> {
 		console.log(`Warning: the machine is already ${Math.round(facts.busyBefore * 100)} % busy before the bench starts: figures will be low and noisy.`);
 	}
 	const bursts = QUICK ? BURSTS.slice(0, 1 + LIMITER_SHAPES.length + 1) : BURSTS;
+	const sendOnce = QUICK ? { stored: SEND_ONCE.stored / 10, runs: 5 } : SEND_ONCE;
 	const legs: Array<readonly [string, () => Promise<string>]> = [
-		...[...plan().map((leg) => [describe(leg), () => runLeg(leg)] as const), ...bursts.map((spec) => [describeBurst(spec), () => runBurst(spec)] as const)].filter(
-			([what]) => !ONLY || ONLY.some((text) => what.includes(text)),
-		),
-	];
+		...plan().map((leg) => [describe(leg), () => runLeg(leg)] as const),
+		...bursts.map((spec) => [describeBurst(spec), () => runBurst(spec)] as const),
+		[describeSendOnce(sendOnce), () => runSendOnce(sendOnce)] as const,
+	].filter(([what]) => !ONLY || ONLY.some((text) => what.includes(text)));
 	// `[12/58] node defaults (adaptive) · latency 0 ms · …`: on a terminal (not in CI) the leg being
 	// measured shows until its result line replaces it; in CI, one line a leg.
 	const live = process.stdout.isTTY && !QUIET;
@@ -235,7 +259,7 @@ async function main(): Promise<void> {
 	}
 	sandbox?.child.disconnect();
 	Object.assign(facts, { loadAfter: loadavg(), loadDuring: run.loadDuring, seconds: Math.round((Date.now() - started) / 1000) });
-	save({ measured, facts, results: run.results, bursts: run.bursts }, ONLY || NODE_ONLY ? 'only' : QUICK ? 'quick' : undefined);
+	save({ measured, facts, results: run.results, bursts: run.bursts, ...(run.sendOnce ? { sendOnce: run.sendOnce } : {}) }, ONLY || NODE_ONLY ? 'only' : QUICK ? 'quick' : undefined);
 }
 
 main().then(

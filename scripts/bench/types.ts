@@ -1,5 +1,5 @@
 /**
- * The shape of the bench's raw results (BENCHMARKS.json, .cache/bench/*.json): what each leg was
+ * The shape of the bench's raw results (.cache/bench/*.json; BENCHMARKS.json is their summary, summary.ts): what each leg was
  * and what it measured. What a run or a memory run gives is typed where it is measured (leg.ts),
  * the machine's facts in facts.ts.
  */
@@ -101,4 +101,22 @@ export interface Measured {
 	latencyMs: number;
 	rateLimit?: ServiceSpec['rateLimit'];
 	result: LegResult;
+}
+
+/** The Send Once leg (sendOnce.ts): what Send Once Per Key costs a keyed send with `stored` keys in n8n's store. */
+export interface SendOnceSpec {
+	/** Keys put in the store first, by one execution of as many keyed SMS (10000: the default Send Once History Size). */
+	stored: number;
+	/** One-item executions timed on each store. */
+	runs: number;
+}
+
+export interface SendOnceResult {
+	spec: SendOnceSpec;
+	/** The node's own executionTime (ms) of each one-item keyed execution: with `stored` keys stored, and with a nearly empty store. */
+	atBoundMs: number[];
+	nearlyEmptyMs: number[];
+	/** The node's executionTime of the execution that filled the store. */
+	fillMs: number;
+	problem?: string;
 }

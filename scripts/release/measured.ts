@@ -1,8 +1,9 @@
 /**
  * Which code a report's figures were measured on. BENCHMARKS.md and RELIABILITY.md each name the
  * commit and the fingerprint of the product code (nodes/ and credentials/, as the working tree
- * held them during the run) and keep the run's raw results beside them (BENCHMARKS.json,
- * RELIABILITY.json), so every figure traces to a run. A figure whose fingerprint differs from the
+ * held them during the run) and keep the run's results beside them (BENCHMARKS.json: every figure
+ * BENCHMARKS.md shows, the raw results staying in .cache/bench/; RELIABILITY.json: the raw results),
+ * so every figure traces to a run. A figure whose fingerprint differs from the
  * checkout's was measured on other code: `npm test` reports it, the release step refuses it.
  */
 import { execFileSync } from 'node:child_process';
@@ -43,9 +44,9 @@ export function measuredNow(): Measured {
 	};
 }
 
-/** The line each report carries under its title, naming what it measured. */
-export function measuredLine(measured: Measured, raw: string): string {
-	return `Measured on commit ${measured.commit}, product code fingerprint \`${measured.code}\` (nodes/ and credentials/), ${measured.date.slice(0, 10)}; raw results: [${raw}](${raw}).`;
+/** The line each report carries under its title, naming what it measured and the file (`what` it holds) beside it. */
+export function measuredLine(measured: Measured, file: string, what = 'raw results'): string {
+	return `Measured on commit ${measured.commit}, product code fingerprint \`${measured.code}\` (nodes/ and credentials/), ${measured.date.slice(0, 10)}; ${what}: [${file}](${file}).`;
 }
 
 export interface FigureState {

@@ -11,9 +11,10 @@ const ROOT = join(__dirname, '../..');
 const MAX_LINES = 300;
 /**
  * Data that programs write and read, never people: the lockfile, the measured figures behind
- * BENCHMARKS.md and RELIABILITY.md, the summary of the mutation runs, and drawings.
+ * RELIABILITY.md, the summary of the mutation runs, and drawings. BENCHMARKS.json, the summary
+ * behind BENCHMARKS.md (one line a leg), stays within the limit like any other file.
  */
-const WRITTEN_BY_PROGRAMS = [/^package-lock\.json$/, /^BENCHMARKS\.json$/, /^RELIABILITY\.json$/, /^test\/mutation\/summary\.json$/, /\.(png|svg)$/];
+const WRITTEN_BY_PROGRAMS = [/^package-lock\.json$/, /^RELIABILITY\.json$/, /^test\/mutation\/summary\.json$/, /\.(png|svg)$/];
 
 const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
 	.split('\0')
