@@ -1,5 +1,6 @@
 import type { NodeHint } from 'n8n-workflow';
 
+import { escapeHtmlExpression } from '../helpers/html';
 import { shownFor } from '../helpers/resource';
 
 /**
@@ -21,7 +22,7 @@ import { shownFor } from '../helpers/resource';
 
 /** A parameter as written, without an expression's `=`, escaped for the tooltip's HTML. */
 const raw = (name: string) =>
-	`String($rawParameter["${name}"] || "").replace(/^=/, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")`;
+	escapeHtmlExpression(`String($rawParameter["${name}"] || "").replace(/^=/, "")`);
 const code = (name: string) => `"<code>" + ${raw(name)} + "</code>"`;
 
 /** Resource SMS, or the human-review tool's (an SMS too). */
@@ -34,8 +35,8 @@ const WHERE = [
 ].join(' ');
 
 const SIGNED = `String($execution.resumeUrl || "").includes("signature=")`;
-/** The link in an href: `&` (between the link's query values) and `"` escaped. */
-const OPEN_LINK = `" <a href=\\"" + String($execution.resumeUrl).replace(/&/g, "&amp;").replace(/"/g, "&quot;") + "\\" target=\\"_blank\\">Open the answer page</a> (the link in that message)."`;
+/** The link in an href, escaped (`&` stands between the link's query values). */
+const OPEN_LINK = `" <a href=\\"" + ${escapeHtmlExpression('String($execution.resumeUrl)')} + "\\" target=\\"_blank\\">Open the answer page</a> (the link in that message)."`;
 const FIND_LINK =
 	'" To answer, open the link in that message. With the local sandbox as the service (npm start), the sandbox’s phone page (its address is printed by npm start) shows that message and its link."';
 

@@ -1,6 +1,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { escapeHtml } from './html';
+
 /**
  * The one place that builds the errors this node throws: input, credential, service, network
  * and boundary (redirect, oversized or slow answer). Each has a short title (at most
@@ -187,8 +189,6 @@ export function asNodeError(node: INode, error: unknown, itemIndex: number): Nod
 	return otherError(node, error, itemIndex);
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '%': '&#37;' };
-
 /**
  * n8n's error panel renders a description as sanitised HTML, so plain line breaks collapse
  * ("… but 3 were given Nothing was sent"). It prefers `context.descriptionTemplate`, which gets
@@ -196,7 +196,7 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
  * `description` stays plain text for every other reader (CLI, error workflows, tool results).
  */
 export function descriptionAsPanelHtml(description: string): string {
-	return description.replace(/[&<>%]/g, (character) => ESCAPES[character]).split('\n').join('<br>');
+	return escapeHtml(description).replace(/%/g, '&#37;').split('\n').join('<br>');
 }
 
 /** The error, laid out for n8n's panel; call it last, once the description is final. */

@@ -8,6 +8,8 @@
  * elsewhere in any case; this keeps the markup itself in bounds.
  */
 
+import { HTML_ESCAPES } from '../helpers/html';
+
 const KEPT = new Set(['a', 'b', 'blockquote', 'br', 'code', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'li', 'ol', 'p', 'pre', 's', 'small', 'span', 'strong', 'sub', 'sup', 'u', 'ul']);
 const EMPTY = new Set(['br', 'hr']);
 /** Tags whose content goes with them: it is code, or a control the form would post. */
@@ -18,9 +20,12 @@ const TOKEN = /<!--[\s\S]*?(?:-->|$)|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:"[^"]*"|'[
 const HREF = /(?:^|\s)href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
 const SAFE_URL = /^(?:https?:\/\/|mailto:)[^\s"'<>]+$/i;
 
-/** Text as it stands between tags: its character references kept, any other `&`, `<` and `>` escaped. */
+/**
+ * Text as it stands between tags: its character references kept, any other `&`, `<` and `>`
+ * written as the node writes them everywhere (quotes mean nothing there, and stay as typed).
+ */
 const escapeText = (text: string) =>
-	text.replace(/&(?!#\d+;|#x[0-9a-f]+;|[a-z][a-z0-9]*;)/gi, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+	text.replace(/(&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)|[&<>]/gi, (character, reference?: string) => reference ?? HTML_ESCAPES[character]);
 
 export function safeHtml(html: string): string {
 	const out: string[] = [];

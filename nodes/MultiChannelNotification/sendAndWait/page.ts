@@ -8,6 +8,7 @@
  * a Custom HTML element's, which html.ts keeps to safe markup.
  */
 
+import { escapeHtml } from '../helpers/html';
 import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
 import type { FormField } from './form';
 import { FIELDS_END, FORM_END, inputName, putLast } from './form';
@@ -26,12 +27,6 @@ export type PageBody =
 	| { kind: 'text'; message: string; maxLength: number; title: string; description: string; buttonLabel: string }
 	| { kind: 'form'; message: string; fields: FormField[]; title: string; description: string; buttonLabel: string }
 	| { kind: 'notice'; title: string; text: string };
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(text: string): string {
-	return text.replace(/[&<>"']/g, (character) => ESCAPES[character]);
-}
 
 const STYLE = [
 	'*{box-sizing:border-box}',

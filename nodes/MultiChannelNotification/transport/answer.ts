@@ -159,7 +159,7 @@ function bounded(data: IDataObject): IDataObject {
 }
 
 /** A 2xx `success` answer as `{ message, data }`, scrubbed and bounded; otherwise throws the error for it. */
-export function judge(context: AnswerContext, answer: Answer): ServiceResponse {
+export function responseOrThrow(context: AnswerContext, answer: Answer): ServiceResponse {
 	const { status } = answer;
 	if (status >= 300 && status < 400) {
 		throw redirectError(context, answer, 'This item is not reported as sent.');

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import type { AnswerContext, ServiceResponse } from './answer';
-import { judge, statusError, wireError } from './answer';
+import { responseOrThrow, statusError, wireError } from './answer';
 import type { ServiceConnection } from './connection';
 import { CREDENTIAL_TYPE } from './connection';
 import type { Endpoint } from './endpoints';
@@ -63,5 +63,5 @@ export async function sendOnce(
 	if (answer.status === 429) {
 		return { kind: 'rateLimited', retryAfter: answer.headers['retry-after'], error: statusError(context, answer) };
 	}
-	return { kind: 'sent', response: judge(context, answer) };
+	return { kind: 'sent', response: responseOrThrow(context, answer) };
 }

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { escapeHtml } from '../helpers/html';
+
 /**
  * Keeps the API key out of everything the node shows (output items, success answers too, and
  * error texts): a service or proxy may echo it as typed, percent-, JSON- or HTML-escaped, or cut
@@ -15,13 +17,9 @@ const WHOLE_KEY_MIN = 8;
 const FRAGMENT_KEY_MIN = 16;
 const FRAGMENT_MIN = 12;
 
+/** The text as a page writes it, with `apostrophe` for `'` (pages differ in that one). */
 function htmlEscape(text: string, apostrophe: string): string {
-	return text
-		.replace(/&/g, '&amp;')
-		.replace(/</g, '&lt;')
-		.replace(/>/g, '&gt;')
-		.replace(/"/g, '&quot;')
-		.replace(/'/g, apostrophe);
+	return escapeHtml(text).replace(/&#39;/g, apostrophe);
 }
 
 /** The forms in which a text may come back from a service. */

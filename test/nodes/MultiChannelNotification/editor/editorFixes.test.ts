@@ -201,11 +201,11 @@ describe("n8n's error panel", () => {
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error?.description?.split('\n')).toHaveLength(3);
-		expect(String(error?.context?.descriptionTemplate).split('<br>')).toEqual(error?.description?.split('\n').map((line) => line.replace(/"/g, '"')));
+		expect(String(error?.context?.descriptionTemplate).split('<br>')).toEqual(error?.description?.split('\n').map((line) => line.replace(/"/g, '&quot;')));
 	});
 
 	test('HTML in a value is shown, not interpreted', () => {
-		expect(descriptionAsPanelHtml('• To — got "<b>x</b> 100%"\nNothing')).toBe('• To — got "&lt;b&gt;x&lt;/b&gt; 100&#37;"<br>Nothing');
+		expect(descriptionAsPanelHtml('• To — got "<b>x</b> 100%"\nNothing')).toBe('• To — got &quot;&lt;b&gt;x&lt;/b&gt; 100&#37;&quot;<br>Nothing');
 	});
 
 	test('a long title is cut at a word, never inside an aside left open', () => {

@@ -67,7 +67,7 @@ test("the human-review tool's Resource: an SMS to the reviewer's number", () => 
 test('chat and chat with SMS failover name their numbers', () => {
 	expect(tooltip({ resource: 'chatMessage', operation: 'sendAndWait', to: '+6281234567890' })).toContain('went by chat message to <code>+6281234567890</code>.');
 	expect(tooltip({ resource: 'combined', operation: 'sendAndWait', to: '+6281234567890', phoneNumber: '={{ $parameter["to"] }}' })).toContain(
-		'went by chat message to <code>+6281234567890</code>; the service may fall back to SMS to <code>{{ $parameter["to"] }}</code>.',
+		'went by chat message to <code>+6281234567890</code>; the service may fall back to SMS to <code>{{ $parameter[&quot;to&quot;] }}</code>.',
 	);
 });
 

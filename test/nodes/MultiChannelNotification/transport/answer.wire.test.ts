@@ -8,7 +8,7 @@ import type { INode } from 'n8n-workflow';
 
 import { deliveryOf } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import type { AnswerContext } from '../../../../nodes/MultiChannelNotification/transport/answer';
-import { judge, redirectTarget, serviceMessage, shownText, statusError, wireError } from '../../../../nodes/MultiChannelNotification/transport/answer';
+import { redirectTarget, responseOrThrow, serviceMessage, shownText, statusError, wireError } from '../../../../nodes/MultiChannelNotification/transport/answer';
 import type { Answer, WireFailureKind } from '../../../../nodes/MultiChannelNotification/transport/exchange';
 import { WireFailure } from '../../../../nodes/MultiChannelNotification/transport/exchange';
 
@@ -110,7 +110,7 @@ describe('the text shown of an answer', () => {
 
 describe('a confirmed send', () => {
 	test('"success" in a 2xx: message and data, scrubbed; nothing else of the answer', () => {
-		expect(judge(context(), answer(200, '{"message":"success","data":{"id":"m1","echo":"SECRET"},"extra":"SECRET"}'))).toEqual({
+		expect(responseOrThrow(context(), answer(200, '{"message":"success","data":{"id":"m1","echo":"SECRET"},"extra":"SECRET"}'))).toEqual({
 			message: 'success',
 			data: { id: 'm1', echo: '***' },
 		});
@@ -119,12 +119,12 @@ describe('a confirmed send', () => {
 	test('data up to 16 KiB as JSON is kept whole', () => {
 		const data = { id: 'm1', full_content: 'x'.repeat(16_384 - 29) };
 		expect(JSON.stringify(data)).toHaveLength(16_384);
-		expect(judge(context(), answer(200, JSON.stringify({ message: 'success', data }))).data).toEqual(data);
+		expect(responseOrThrow(context(), answer(200, JSON.stringify({ message: 'success', data }))).data).toEqual(data);
 	});
 
 	test('larger data keeps only the fields the service documents, each up to 4 KiB as JSON', () => {
 		const data = { id: 'm1', request_id: 7, result: { sms: { status: 'failover' } }, full_content: 'y'.repeat(5000), blob: 'z'.repeat(20_000) };
-		expect(judge(context(), answer(200, JSON.stringify({ message: 'success', data }))).data).toEqual({
+		expect(responseOrThrow(context(), answer(200, JSON.stringify({ message: 'success', data }))).data).toEqual({
 			id: 'm1',
 			request_id: 7,
 			result: { sms: { status: 'failover' } },
@@ -137,19 +137,19 @@ describe('a confirmed send', () => {
 		['text', '{"message":"success","data":"x"}'],
 		['null', '{"message":"success","data":null}'],
 	])('data %s: an empty object', (_name, text) => {
-		expect(judge(context(), answer(201, text)).data).toEqual({});
+		expect(responseOrThrow(context(), answer(201, text)).data).toEqual({});
 	});
 
 	test.each([199, 300, 400, 500])('"success" with HTTP %i is not a confirmed send', (status) => {
-		expect(() => judge(context(), answer(status, '{"message":"success"}'))).toThrow();
+		expect(() => responseOrThrow(context(), answer(status, '{"message":"success"}'))).toThrow();
 	});
 
 	test('2xx bounds: 200 and 299 confirm', () => {
-		expect(judge(context(), answer(299, '{"message":"success"}')).message).toBe('success');
+		expect(responseOrThrow(context(), answer(299, '{"message":"success"}')).message).toBe('success');
 	});
 
 	test('a redirect: the error names the target without its query, and the item is not reported as sent', () => {
-		const error = thrown(() => judge(context(), answer(302, '', { location: 'https://SECRET@elsewhere.example/moved?key=SECRET#top' })));
+		const error = thrown(() => responseOrThrow(context(), answer(302, '', { location: 'https://SECRET@elsewhere.example/moved?key=SECRET#top' })));
 
 		expect(shown(error as never)).toEqual({
 			title: 'The service redirected the request (HTTP 302)',
@@ -264,8 +264,8 @@ describe('the edges of each status range', () => {
 		[300, 'The service redirected the request (HTTP 300)'],
 		[399, 'The service redirected the request (HTTP 399)'],
 		[400, 'The service answered HTTP 400: refused'],
-	])('judge, HTTP %i: %s', (status, title) => {
-		expect(thrown(() => judge(context(), answer(status, '{"message":"refused"}'))).message).toBe(title);
+	])('responseOrThrow, HTTP %i: %s', (status, title) => {
+		expect(thrown(() => responseOrThrow(context(), answer(status, '{"message":"refused"}'))).message).toBe(title);
 	});
 
 	test.each([
