@@ -202,11 +202,3 @@ export function createWorkflowRunner(target: TargetNode): (options: WorkflowRun)
 		};
 	};
 }
-
-/** A runner with the same parameters and credentials every time, for the bench: each call sends `items`. */
-export function createEngineRunner(
-	target: TargetNode & { parameters: INodeParameters; credentials: Record<string, CredentialEntry> },
-): (items: IDataObject[]) => Promise<EngineRun> {
-	const run = createWorkflowRunner(target);
-	return async (items) => await run({ parameters: target.parameters, credentials: target.credentials, items });
-}
