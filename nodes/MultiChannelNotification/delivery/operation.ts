@@ -32,7 +32,8 @@ export interface SendOperation {
 	 * its arguments must follow. Under 1024 characters, the shortest limit among model providers.
 	 */
 	toolDescription: string;
-	prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend;
+	/** The item's Options were read once, before (delivery/options.ts): `options` holds them. */
+	prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend;
 	/** Fields derived from the service's answer, added to the output item. */
 	output?(response: ServiceResponse): IDataObject;
 }

@@ -17,4 +17,14 @@ export { LANGUAGE_POLICY, TEMPLATE_LABELS, templateSendSchema } from './template
 export { MEDIA_LABELS, MEDIA_TYPES, mediaSendSchema } from './media.schema';
 export { SMS_LABELS, smsSendSchema } from './sms.schema';
 export { COMBINED_LABELS, combinedSendSchema } from './combined.schema';
-export { DEFAULT_DEDUPE_HISTORY_SIZE, MAX_DEDUPE_HISTORY_SIZE, MAX_SMS_PARTS } from './itemOptions.schema';
+export type { ItemOptionValues } from './itemOptions.schema';
+export {
+	DEFAULT_DEDUPE_HISTORY_SIZE,
+	DEFAULT_RATE_LIMIT_MAX_WAIT_S,
+	DEFAULT_TIMEOUT_MS,
+	ITEM_OPTIONS_LABELS,
+	itemOptionsSchema,
+	MAX_CONCURRENCY,
+	MAX_DEDUPE_HISTORY_SIZE,
+	MAX_SMS_PARTS,
+} from './itemOptions.schema';

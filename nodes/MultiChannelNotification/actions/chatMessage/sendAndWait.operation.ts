@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
+import type { ItemOptions } from '../../delivery/options';
 import { templateOptionsField } from '../../editor/options';
 import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
 import { templateFields } from '../../editor/template';
@@ -32,8 +32,8 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 /** A template send whose body placeholder {{Link Goes Into}} carries the answer link. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const candidate = readTemplateFields(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
+	const candidate = readTemplateFields(this, itemIndex, options);
 	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), answerLink(this));
 	// The editor refuses an empty Message, not an expression that comes out empty: the page would ask nothing.
 	if (String(this.getNodeParameter('message', itemIndex, '') ?? '').trim() === '') {

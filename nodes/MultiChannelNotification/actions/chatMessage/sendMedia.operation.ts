@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
+import type { ItemOptions } from '../../delivery/options';
 import { optionsField } from '../../editor/options';
 import { recipientField, senderField } from '../../editor/template';
 import { OUTCOME_RULES, PHONE_RULE } from '../../editor/tool';
@@ -76,13 +76,12 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 /** Output: the service's answer plus `from` and `to` as sent. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
 	const mediaType = this.getNodeParameter('mediaType', itemIndex, undefined);
 	const caption = mediaType === 'image' ? readText(this, 'caption', itemIndex) : '';
 	const candidate = {
-		from: normalizePhoneNumber(readText(this, 'from', itemIndex, { trim: true }), phoneNumberFormat),
-		to: normalizePhoneNumber(readText(this, 'to', itemIndex, { trim: true }), phoneNumberFormat),
+		from: normalizePhoneNumber(readText(this, 'from', itemIndex, { trim: true }), options.phoneNumberFormat),
+		to: normalizePhoneNumber(readText(this, 'to', itemIndex, { trim: true }), options.phoneNumberFormat),
 		mediaType,
 		mediaUrl: readText(this, 'mediaUrl', itemIndex, { trim: true }),
 		...(caption === '' || caption === null || caption === undefined ? {} : { caption }),

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
+import type { ItemOptions } from '../../delivery/options';
 import { smsTemplateOptionsField } from '../../editor/options';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
 import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
@@ -51,11 +51,10 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 /** The same answer link in the template's body placeholder and below the SMS text. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
 	const link = answerLink(this);
-	const sms = readSms(this, itemIndex, phoneNumberFormat);
-	const candidate = Object.assign(readTemplateFields(this, itemIndex, phoneNumberFormat), {
+	const sms = readSms(this, itemIndex, options);
+	const candidate = Object.assign(readTemplateFields(this, itemIndex, options), {
 		phoneNumber: sms.phoneNumber,
 		message: withSmsLink(sms.message, link),
 	});

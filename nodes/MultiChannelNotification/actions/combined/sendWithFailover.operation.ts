@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
+import type { ItemOptions } from '../../delivery/options';
 import { smsTemplateOptionsField } from '../../editor/options';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
 import { smsFields } from '../../editor/sms';
@@ -55,12 +55,11 @@ export const description: INodeProperties[] = updateDisplayOptions(
  * Output: the service's answer plus `from` and `to` (chat part) and `phoneNumber` (SMS part) as
  * sent, `preview` when Template Content is set, `sms` (what the SMS part costs) and each channel's status.
  */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
 	// One object holding both parts' fields, as the schema reads them.
 	const candidate = Object.assign(
-		readTemplateFields(this, itemIndex, phoneNumberFormat),
-		readSms(this, itemIndex, phoneNumberFormat),
+		readTemplateFields(this, itemIndex, options),
+		readSms(this, itemIndex, options),
 	);
 	const body = parseOrThrow(this, combinedSendSchema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);

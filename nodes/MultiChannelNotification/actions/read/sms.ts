@@ -1,10 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { PreparedSend } from '../../delivery/operation';
-import { readReplaceLookAlikes } from '../../delivery/options';
+import type { ItemOptions } from '../../delivery/options';
 import { replaceLookAlikes } from '../../helpers/lookAlikes';
 import { readText } from '../../helpers/parameters';
-import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import { countSms } from '../../helpers/smsSegments';
 
@@ -17,12 +16,11 @@ import { countSms } from '../../helpers/smsSegments';
 export function readSms(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	phoneNumberFormat: PhoneNumberFormat,
+	{ phoneNumberFormat, replaceLookAlikes: replace }: Pick<ItemOptions, 'phoneNumberFormat' | 'replaceLookAlikes'>,
 ): { phoneNumber: unknown; message: unknown } {
 	const phoneNumber = normalizePhoneNumber(readText(context, 'phoneNumber', itemIndex, { trim: true }), phoneNumberFormat);
 	const message = readText(context, 'message', itemIndex);
-	const replace = typeof message === 'string' && readReplaceLookAlikes(context, itemIndex);
-	return { phoneNumber, message: replace ? replaceLookAlikes(message) : message };
+	return { phoneNumber, message: replace && typeof message === 'string' ? replaceLookAlikes(message) : message };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { ItemOptions } from '../../delivery/options';
 import { asText, readCollectionEntries, readText } from '../../helpers/parameters';
-import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import type { TemplateMessage } from '../../schemas';
 import {
@@ -21,7 +21,7 @@ import {
 export function readTemplateFields(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	phoneNumberFormat: PhoneNumberFormat,
+	{ phoneNumberFormat, languagePolicy }: Pick<ItemOptions, 'phoneNumberFormat' | 'languagePolicy'>,
 ): Record<string, unknown> {
 	const content = context.getNodeParameter('templateContent', itemIndex, '') as unknown;
 	const fields = context.getNodeParameter('componentsInputMode', itemIndex, 'fields') !== 'json';
@@ -35,9 +35,7 @@ export function readTemplateFields(
 		to: normalizePhoneNumber(readText(context, 'to', itemIndex, { trim: true }), phoneNumberFormat),
 		templateName: readText(context, 'templateName', itemIndex, { trim: true }),
 		languageCode: readText(context, 'languageCode', itemIndex, { trim: true }),
-		languagePolicy: asText(context.getNodeParameter('options.languagePolicy', itemIndex, LANGUAGE_POLICY), {
-			trim: true,
-		}),
+		languagePolicy: asText(languagePolicy === undefined ? LANGUAGE_POLICY : languagePolicy, { trim: true }),
 		templateContent: typeof content === 'string' && content.trim() !== '' ? content : undefined,
 		headerImageUrl: header === '' || header === null ? undefined : header,
 		templateTextTurnedIntoExpression: templateTextTurnedIntoExpression(context, itemIndex),

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
+import type { ItemOptions } from '../../delivery/options';
 import { smsOptionsField } from '../../editor/options';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
 import { smsFields } from '../../editor/sms';
@@ -32,8 +32,8 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 /** Output: the service's answer plus `phoneNumber`, the number the SMS went to, and `sms`, what it costs. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const candidate = readSms(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
+	const candidate = readSms(this, itemIndex, options);
 	const body = parseOrThrow(this, smsSendSchema, candidate, itemIndex, SMS_LABELS);
 	return withSmsCost({ endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } }, body.message, SMS_LABELS.message.label);
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
+import type { ItemOptions } from '../../delivery/options';
 import { smsOptionsField } from '../../editor/options';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
 import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
@@ -51,8 +51,8 @@ export const description: INodeProperties[] = [
 ];
 
 /** The SMS: the message, then the answer link on its own line (validated as any SMS). */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const candidate = readSms(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
+	const candidate = readSms(this, itemIndex, options);
 	candidate.message = withSmsLink(candidate.message, answerLink(this));
 	const body = parseOrThrow(this, smsSendSchema, candidate, itemIndex, SMS_LABELS);
 	return withSmsCost({ endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } }, body.message, SMS_LABELS.message.label);
