@@ -14,11 +14,10 @@ import { mayHaveBeenDelivered, notResentError, triesOf } from './retries';
 import type { Attempt, Clock } from './scheduler';
 import { retryAfterMs, schedule } from './scheduler';
 import { releaseKeys, sendOncePerKey } from './sendOnce';
-import { smsLimitProblem } from './smsLimit';
 
 /**
- * Reads and checks one item: its Options (read once, then handed to the operation), its request
- * and its SMS against Max SMS Segments. One error lists every problem of the item, `earlier` ones
+ * Reads and checks one item: its Options (read once, then handed to the operation) and its
+ * request (the operation checks everything it sends, an SMS's segments included). One error lists every problem of the item, `earlier` ones
  * first (those its caller found, e.g. in how an answer is awaited); with refused Options the
  * request is still checked, on their defaults, so its problems are listed too.
  */
@@ -33,8 +32,6 @@ export function readItem(context: IExecuteFunctions, operation: SendOperation, i
 		if (problemsOf(error).length === 0) throw asNodeError(context.getNode(), error, itemIndex);
 		problems.push(...problemsOf(error));
 	}
-	const overLimit = request?.sms && smsLimitProblem(request.sms, options.maxSmsSegments);
-	if (overLimit) problems.push(overLimit);
 	if (request === undefined || problems.length > 0) throw inputError(context.getNode(), itemIndex, problems);
 	return { itemIndex, options, request };
 }
@@ -108,12 +105,12 @@ function itemsToSend(
 	const live: Ready[] = [];
 	for (const item of ready) {
 		if (item.options.dryRun) {
-			outcomes.done(item.itemIndex, dryRunItem(connection, item), 'dryRun', item.request.sms?.count.segments);
+			outcomes.done(item.itemIndex, dryRunItem(connection, item), 'dryRun', item.request.smsSegments);
 			continue;
 		}
 		const earlier = tries?.recall(item.itemIndex, item.request);
 		if (earlier === undefined) live.push(item);
-		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, 'sent', item.request.sms?.count.segments);
+		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, 'sent', item.request.smsSegments);
 		else if (outcomes.fail(item.itemIndex, notResentError(context, item.itemIndex, earlier.error)) === 'stop') return undefined;
 	}
 	return live;
@@ -182,7 +179,7 @@ function itemSender(
 			}
 			const json = { ...result.response, ...request.extras, ...(operation.output?.(result.response) ?? {}) };
 			tries?.remember(itemIndex, request, { kind: 'delivered', json });
-			outcomes.done(itemIndex, json, 'sent', request.sms?.count.segments);
+			outcomes.done(itemIndex, json, 'sent', request.smsSegments);
 			return { kind: 'done' };
 		} catch (error) {
 			if (mayHaveBeenDelivered(error)) tries?.remember(itemIndex, request, { kind: 'uncertain', error });

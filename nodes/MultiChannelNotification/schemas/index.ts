@@ -3,7 +3,8 @@
  * that is exported here is one that is used.
  */
 export type { FieldLabel, FieldLabels } from './common';
-export { SMS_ALLOWED_NUMBER } from './common';
+export { requiredText, SMS_ALLOWED_NUMBER, smsPhoneNumber } from './common';
+export { ruleShowing } from './shown';
 export { NEXT_FREE_INDEX, QUICK_REPLY_INDEXES, URL_BUTTON_DEFAULT_INDEX } from './components.schema';
 export {
 	fillPlaceholders,
@@ -15,7 +16,6 @@ export {
 export type { TemplateMessage } from './template.schema';
 export { LANGUAGE_POLICY, TEMPLATE_LABELS, templateSendSchema } from './template.schema';
 export { MEDIA_LABELS, MEDIA_TYPES, mediaSendSchema } from './media.schema';
-export { SMS_LABELS, smsSendSchema } from './sms.schema';
 export { COMBINED_LABELS, combinedSendSchema } from './combined.schema';
 export type { ItemOptionValues } from './itemOptions.schema';
 export {

@@ -112,7 +112,17 @@ const dedupeKey = z
 	.superRefine(ruleShowing((value) => empty(value) || typeof value === 'string' || typeof value === 'number', 'must be text or a number', asJson))
 	.transform((value) => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : ''));
 
-export const itemOptionsSchema = z.object({
+/** Options → Language Policy (template operations): the only value the service documents. */
+export const LANGUAGE_POLICY = 'deterministic';
+
+/**
+ * An unset Language Policy is the editor's default; one set to an expression that gave nothing is
+ * kept, for the template's schema to refuse.
+ */
+const withLanguagePolicy = (given: unknown) =>
+	typeof given === 'object' && given !== null && !('languagePolicy' in given) ? { ...given, languagePolicy: LANGUAGE_POLICY } : given;
+
+export const itemOptionsSchema = z.preprocess(withLanguagePolicy, z.object({
 	timeout,
 	dedupeHistorySize,
 	maxSmsSegments,
@@ -125,7 +135,7 @@ export const itemOptionsSchema = z.object({
 	dedupeKey,
 	// The template's request schema judges it, labelled as the editor shows it (template.schema.ts).
 	languagePolicy: z.unknown(),
-});
+}));
 
 /** The Options as the node uses them. */
 export type ItemOptionValues = z.output<typeof itemOptionsSchema>;

@@ -17,7 +17,7 @@ import { templateInputShape, withListLengths } from './templateInput';
  * takes. Every rule of the spec about template messages is checked here, once.
  */
 
-export const LANGUAGE_POLICY = 'deterministic';
+export { LANGUAGE_POLICY } from './itemOptions.schema';
 
 export const TEMPLATE_LABELS = {
 	...CHAT_NUMBER_LABELS,

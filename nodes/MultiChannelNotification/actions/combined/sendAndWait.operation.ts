@@ -6,7 +6,6 @@ import type { ItemOptions } from '../../delivery/options';
 import { smsTemplateOptionsField } from '../../editor/options';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
 import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
-import { smsFields } from '../../editor/sms';
 import { templateFields } from '../../editor/template';
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
@@ -14,8 +13,8 @@ import { parseOrThrow } from '../../helpers/validation';
 import { COMBINED_LABELS, combinedSendSchema, SMS_ALLOWED_NUMBER } from '../../schemas';
 import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
 import { ENDPOINTS } from '../../transport';
-import { readSms, withSmsCost } from '../read/sms';
 import { readTemplateFields, templatePreview } from '../read/template';
+import { readSms, smsFields, withinSegmentLimit, withSmsCost } from '../sms/sms';
 
 // The SMS text is the question the answer page shows too, labelled Message as in SMS → Send and Wait.
 const LABELS = { ...COMBINED_LABELS, message: { label: 'Message' } };
@@ -60,8 +59,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, options: Ite
 	});
 	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), link);
 	if (problems.length > 0) throw inputError(this.getNode(), itemIndex, problems);
-	const body = parseOrThrow(this, combinedSendSchema, candidate, itemIndex, LABELS);
+	const schema = combinedSendSchema.superRefine(withinSegmentLimit(options.maxSmsSegments, (sent) => sent.sms.message));
+	const body = parseOrThrow(this, schema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
 	const extras = { from: body.chat.from, to: body.chat.to, phoneNumber: body.sms.phone_number, ...(preview === undefined ? {} : { preview }) };
-	return withSmsCost({ endpoint: ENDPOINTS.combined, body, extras }, body.sms.message, LABELS.message.label);
+	return withSmsCost({ endpoint: ENDPOINTS.combined, body, extras }, body.sms.message);
 }

@@ -5,15 +5,14 @@ import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
 import { smsTemplateOptionsField } from '../../editor/options';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
-import { smsFields } from '../../editor/sms';
 import { templateFields } from '../../editor/template';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 import { parseOrThrow } from '../../helpers/validation';
 import { COMBINED_LABELS as LABELS, combinedSendSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
-import { readSms, withSmsCost } from '../read/sms';
 import { readTemplateFields, templatePreview } from '../read/template';
+import { readSms, smsFields, withinSegmentLimit, withSmsCost } from '../sms/sms';
 
 const [phoneNumberField, messageField] = smsFields(
 	LABELS,
@@ -61,7 +60,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, options: Ite
 		readTemplateFields(this, itemIndex, options),
 		readSms(this, itemIndex, options),
 	);
-	const body = parseOrThrow(this, combinedSendSchema, candidate, itemIndex, LABELS);
+	const schema = combinedSendSchema.superRefine(withinSegmentLimit(options.maxSmsSegments, (sent) => sent.sms.message));
+	const body = parseOrThrow(this, schema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
 	const request: PreparedSend = {
 		endpoint: ENDPOINTS.combined,
@@ -73,7 +73,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, options: Ite
 			...(preview === undefined ? {} : { preview }),
 		},
 	};
-	return withSmsCost(request, body.sms.message, LABELS.message.label);
+	return withSmsCost(request, body.sms.message);
 }
 
 /** Lifts each channel's status to the top of the item, next to the service's answer. */

@@ -6,7 +6,6 @@ import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import type { TemplateMessage } from '../../schemas';
 import {
 	fillPlaceholders,
-	LANGUAGE_POLICY,
 	PLACEHOLDER_INPUT_COUNT,
 	placeholderInputName,
 	placeholderNumbers,
@@ -35,7 +34,7 @@ export function readTemplateFields(
 		to: normalizePhoneNumber(readText(context, 'to', itemIndex, { trim: true }), phoneNumberFormat),
 		templateName: readText(context, 'templateName', itemIndex, { trim: true }),
 		languageCode: readText(context, 'languageCode', itemIndex, { trim: true }),
-		languagePolicy: asText(languagePolicy === undefined ? LANGUAGE_POLICY : languagePolicy, { trim: true }),
+		languagePolicy: asText(languagePolicy, { trim: true }),
 		templateContent: typeof content === 'string' && content.trim() !== '' ? content : undefined,
 		headerImageUrl: header === '' || header === null ? undefined : header,
 		templateTextTurnedIntoExpression: templateTextTurnedIntoExpression(context, itemIndex),

@@ -5,12 +5,9 @@ import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
 import { smsOptionsField } from '../../editor/options';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
-import { smsFields } from '../../editor/sms';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
-import { parseOrThrow } from '../../helpers/validation';
-import { SMS_ALLOWED_NUMBER, SMS_LABELS, smsSendSchema } from '../../schemas';
-import { ENDPOINTS } from '../../transport';
-import { readSms, withSmsCost } from '../read/sms';
+import { SMS_ALLOWED_NUMBER } from '../../schemas';
+import { prepareSms, SMS_LABELS, smsFields } from './sms';
 
 export const option: OperationOption = { name: 'Send SMS', value: 'send', action: 'Send an SMS',
 	description: `Send an SMS to ${SMS_ALLOWED_NUMBER}` };
@@ -31,9 +28,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-/** Output: the service's answer plus `phoneNumber`, the number the SMS went to, and `sms`, what it costs. */
+/** The SMS: read, checked and counted (sms.ts). */
 export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
-	const candidate = readSms(this, itemIndex, options);
-	const body = parseOrThrow(this, smsSendSchema, candidate, itemIndex, SMS_LABELS);
-	return withSmsCost({ endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } }, body.message, SMS_LABELS.message.label);
+	return prepareSms(this, itemIndex, options);
 }
