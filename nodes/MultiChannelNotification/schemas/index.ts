@@ -5,18 +5,6 @@
 export type { FieldLabel, FieldLabels } from './common';
 export { requiredText, SMS_ALLOWED_NUMBER, smsPhoneNumber } from './common';
 export { ruleShowing } from './shown';
-export { NEXT_FREE_INDEX, QUICK_REPLY_INDEXES, URL_BUTTON_DEFAULT_INDEX } from './components.schema';
-export {
-	fillPlaceholders,
-	PLACEHOLDER_INPUT_COUNT,
-	placeholderInputName,
-	placeholderNumbers,
-	resolveQuickReplyIndexes,
-} from './templateChecks';
-export type { TemplateMessage } from './template.schema';
-export { LANGUAGE_POLICY, TEMPLATE_LABELS, templateSendSchema } from './template.schema';
-export { MEDIA_LABELS, MEDIA_TYPES, mediaSendSchema } from './media.schema';
-export { COMBINED_LABELS, combinedSendSchema } from './combined.schema';
 export type { ItemOptionValues } from './itemOptions.schema';
 export {
 	DEFAULT_DEDUPE_HISTORY_SIZE,
@@ -24,6 +12,7 @@ export {
 	DEFAULT_TIMEOUT_MS,
 	ITEM_OPTIONS_LABELS,
 	itemOptionsSchema,
+	LANGUAGE_POLICY,
 	MAX_CONCURRENCY,
 	MAX_DEDUPE_HISTORY_SIZE,
 	MAX_SMS_PARTS,

@@ -16,7 +16,7 @@ import { asJson, ruleShowing } from './shown';
  * from 1 to 100; Batch Interval up to an hour and Rate Limit Max Wait up to a day, parts of a
  * millisecond or second rounded down. The switches are true or false, Phone Number Format one of
  * its two values, Send Once Per Key text or a number (trimmed). Language Policy is taken as given:
- * the template's request schema judges it (template.schema.ts).
+ * the template's request schema judges it (actions/chatMessage/templateMessage.schema.ts).
  */
 
 const MAX_TIMEOUT_MS = 3_600_000;
@@ -40,6 +40,8 @@ export const ITEM_OPTIONS_LABELS = {
 	phoneNumberFormat: { label: 'Phone Number Format', at: ['options', 'phoneNumberFormat'] },
 	replaceLookAlikes: { label: 'Replace Look-Alike Characters', at: ['options', 'replaceLookAlikes'] },
 	dedupeKey: { label: 'Send Once Per Key', at: ['options', 'dedupeKey'] },
+	// Judged by the template's request schema (actions/chatMessage/templateMessage.schema.ts).
+	languagePolicy: { label: 'Language Policy', at: ['options', 'languagePolicy'] },
 } satisfies FieldLabels;
 
 const isTimeout = (value: unknown) => {
@@ -133,7 +135,7 @@ export const itemOptionsSchema = z.preprocess(withLanguagePolicy, z.object({
 	phoneNumberFormat,
 	replaceLookAlikes: onOff,
 	dedupeKey,
-	// The template's request schema judges it, labelled as the editor shows it (template.schema.ts).
+	// Judged by the template's request schema, with the label the editor shows.
 	languagePolicy: z.unknown(),
 }));
 

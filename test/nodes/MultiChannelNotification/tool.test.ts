@@ -8,7 +8,7 @@ import { inputError, serviceError } from '../../../nodes/MultiChannelNotificatio
 import { parseOrThrow } from '../../../nodes/MultiChannelNotification/helpers/validation';
 import { MultiChannelNotification } from '../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { SMS_LABELS, smsSendSchema } from '../../../nodes/MultiChannelNotification/actions/sms/sms';
-import { TEMPLATE_LABELS, templateSendSchema } from '../../../nodes/MultiChannelNotification/schemas';
+import { TEMPLATE_LABELS, templateSendSchema } from '../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 
 const node: INode = {
 	id: 'n1',

@@ -5,12 +5,12 @@ import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
 import { templateOptionsField } from '../../editor/options';
 import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
-import { templateFields } from '../../editor/template';
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
 import { answerLink, withTemplateLink } from '../../sendAndWait/link';
-import { readTemplateFields } from '../read/template';
 import { templateRequest } from './sendTemplate.operation';
+import { templateFields } from './templateFields';
+import { readTemplateFields } from './templateReader';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send a template message and wait for response',

@@ -4,13 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
 import { optionsField } from '../../editor/options';
-import { recipientField, senderField } from '../../editor/template';
 import { OUTCOME_RULES, PHONE_RULE } from '../../editor/tool';
 import { readText } from '../../helpers/parameters';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import { parseOrThrow } from '../../helpers/validation';
-import { MEDIA_LABELS as LABELS, MEDIA_TYPES, mediaSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
+import { MEDIA_LABELS as LABELS, MEDIA_TYPES, mediaSendSchema } from './media.schema';
+import { recipientField, senderField } from './templateFields';
 
 const MEDIA_URL_EXAMPLES: Record<(typeof MEDIA_TYPES)[number], string> = {
 	image: 'https://example.com/images/photo.jpg',

@@ -4,12 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
 import { templateOptionsField } from '../../editor/options';
-import { templateFields } from '../../editor/template';
 import { OUTCOME_RULES, PHONE_RULE, TEMPLATE_RULES } from '../../editor/tool';
 import { parseOrThrow } from '../../helpers/validation';
-import { TEMPLATE_LABELS, templateSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import { readTemplateFields, templatePreview } from '../read/template';
+import { templateFields } from './templateFields';
+import { TEMPLATE_LABELS, templateSendSchema } from './templateMessage.schema';
+import { readTemplateFields, templatePreview } from './templateReader';
 
 export const option: OperationOption = { name: 'Send Template', value: 'sendTemplate', action: 'Send a template message',
 	description: 'Send an approved template message, with body parameters, header image and buttons' };

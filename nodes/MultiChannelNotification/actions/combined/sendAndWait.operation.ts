@@ -6,15 +6,16 @@ import type { ItemOptions } from '../../delivery/options';
 import { smsTemplateOptionsField } from '../../editor/options';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
 import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
-import { templateFields } from '../../editor/template';
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';
-import { COMBINED_LABELS, combinedSendSchema, SMS_ALLOWED_NUMBER } from '../../schemas';
+import { SMS_ALLOWED_NUMBER } from '../../schemas';
 import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
 import { ENDPOINTS } from '../../transport';
-import { readTemplateFields, templatePreview } from '../read/template';
+import { templateFields } from '../chatMessage/templateFields';
+import { readTemplateFields, templatePreview } from '../chatMessage/templateReader';
 import { readSms, smsFields, withinSegmentLimit, withSmsCost } from '../sms/sms';
+import { COMBINED_LABELS, combinedSendSchema } from './combined.schema';
 
 // The SMS text is the question the answer page shows too, labelled Message as in SMS → Send and Wait.
 const LABELS = { ...COMBINED_LABELS, message: { label: 'Message' } };

@@ -5,14 +5,14 @@ import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
 import { smsTemplateOptionsField } from '../../editor/options';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
-import { templateFields } from '../../editor/template';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 import { parseOrThrow } from '../../helpers/validation';
-import { COMBINED_LABELS as LABELS, combinedSendSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
-import { readTemplateFields, templatePreview } from '../read/template';
+import { templateFields } from '../chatMessage/templateFields';
+import { readTemplateFields, templatePreview } from '../chatMessage/templateReader';
 import { readSms, smsFields, withinSegmentLimit, withSmsCost } from '../sms/sms';
+import { COMBINED_LABELS as LABELS, combinedSendSchema } from './combined.schema';
 
 const [phoneNumberField, messageField] = smsFields(
 	LABELS,

@@ -58,7 +58,7 @@ export function smsFields(
 /**
  * SMS notification request (spec: "SMS notification request"). The input is the fields as read;
  * the output is the body the service takes. Send with Failover checks its SMS part by the same
- * rules (schemas/combined.schema.ts).
+ * rules (actions/combined/combined.schema.ts).
  */
 export const smsSendSchema = z
 	.object({ phoneNumber: smsPhoneNumber, message: requiredText })

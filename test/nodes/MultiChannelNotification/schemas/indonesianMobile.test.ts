@@ -4,7 +4,7 @@
  * form 08…), as docs/service-api.md states with its source.
  */
 import { SMS_LABELS, smsSendSchema } from '../../../../nodes/MultiChannelNotification/actions/sms/sms';
-import { TEMPLATE_LABELS, templateSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
+import { TEMPLATE_LABELS, templateSendSchema } from '../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 import { runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 import { verdict } from '../../../fixtures/problems';

@@ -1,10 +1,10 @@
 import { z } from 'zod/v4';
 
-import type { FieldLabels } from './common';
-import { requiredText, SMS_ALLOWED_NUMBER, SMS_COUNTRY_RULE, smsPhoneNumberWith } from './common';
-import { TEMPLATE_LABELS, toTemplateMessage } from './template.schema';
-import { templateChecks } from './templateChecks';
-import { templateInputShape, withListLengths } from './templateInput';
+import type { FieldLabels } from '../../schemas/common';
+import { requiredText, SMS_ALLOWED_NUMBER, SMS_COUNTRY_RULE, smsPhoneNumberWith } from '../../schemas/common';
+import { templateChecks } from '../chatMessage/templateChecks';
+import { templateInputShape, withListLengths } from '../chatMessage/templateInput';
+import { TEMPLATE_LABELS, toTemplateMessage } from '../chatMessage/templateMessage.schema';
 
 /**
  * Combined notification with failover (spec: "Combined notification request"): the chat part is

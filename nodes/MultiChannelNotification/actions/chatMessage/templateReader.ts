@@ -3,17 +3,12 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { ItemOptions } from '../../delivery/options';
 import { asText, readCollectionEntries, readText } from '../../helpers/parameters';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
-import type { TemplateMessage } from '../../schemas';
-import {
-	fillPlaceholders,
-	PLACEHOLDER_INPUT_COUNT,
-	placeholderInputName,
-	placeholderNumbers,
-	URL_BUTTON_DEFAULT_INDEX,
-} from '../../schemas';
+import { URL_BUTTON_DEFAULT_INDEX } from './components.schema';
+import { fillPlaceholders, PLACEHOLDER_INPUT_COUNT, placeholderInputName, placeholderNumbers } from './templateChecks';
+import type { TemplateMessage } from './templateMessage.schema';
 
 /**
- * The item's template fields as the schema takes them (schemas/template.schema.ts), keyed by
+ * The item's template fields as the schema takes them (templateMessage.schema.ts), keyed by
  * node parameter: only the active way of giving components is read. Every value comes from
  * n8n's engine; nothing here evaluates or judges anything.
  */
