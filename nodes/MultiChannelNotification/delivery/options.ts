@@ -9,7 +9,7 @@ import { INITIAL_LIMIT } from './pace';
 import type { PacingSettings } from './scheduler';
 
 /**
- * The Options collection every send has (the editor's fields are in editor/options.ts), read once
+ * The Options collection every send has (the editor's fields are in editor/optionsField.ts), read once
  * for each item and judged by one schema (schemas/itemOptions.schema.ts). The object is handed to
  * the operation's `prepare`, to the send and, from the first item that goes out, to the pacing.
  */

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
-import { optionsField } from '../../editor/options';
+import { optionsField } from '../../editor/optionsField';
 import { OUTCOME_RULES, PHONE_RULE } from '../../editor/tool';
 import { readText } from '../../helpers/parameters';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';

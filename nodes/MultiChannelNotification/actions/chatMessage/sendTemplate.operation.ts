@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
-import { templateOptionsField } from '../../editor/options';
+import { templateOptionsField } from '../../editor/optionsField';
 import { OUTCOME_RULES, PHONE_RULE, TEMPLATE_RULES } from '../../editor/tool';
 import { parseOrThrow } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';

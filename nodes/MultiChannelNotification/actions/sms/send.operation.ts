@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
-import { smsOptionsField } from '../../editor/options';
+import { smsOptionsField } from '../../editor/optionsField';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 import { SMS_ALLOWED_NUMBER } from '../../schemas';

@@ -3,8 +3,8 @@ import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
-import { templateOptionsField } from '../../editor/options';
-import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
+import { templateOptionsField } from '../../editor/optionsField';
+import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../../editor/responseFields';
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
 import { answerLink, withTemplateLink } from '../../sendAndWait/link';

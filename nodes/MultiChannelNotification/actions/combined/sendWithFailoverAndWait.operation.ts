@@ -3,9 +3,9 @@ import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
-import { smsTemplateOptionsField } from '../../editor/options';
+import { smsTemplateOptionsField } from '../../editor/optionsField';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
-import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
+import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/responseFields';
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';

@@ -3,9 +3,9 @@ import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
 import type { ItemOptions } from '../../delivery/options';
-import { smsOptionsField } from '../../editor/options';
+import { smsOptionsField } from '../../editor/optionsField';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
-import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
+import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/responseFields';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY, WAIT_RULES } from '../../editor/tool';
 import { HUMAN_REVIEW_RESOURCE, shownFor } from '../../helpers/resource';
 import { answerLink } from '../../sendAndWait/link';
