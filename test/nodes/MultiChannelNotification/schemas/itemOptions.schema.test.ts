@@ -3,6 +3,9 @@
  * of a millisecond rounded up, and anything over an hour cut to an hour. Options → Send Once
  * History Size: unset is 10000; a whole number from 1 to a million, else refused.
  */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { smsTemplateOptionsField } from '../../../../nodes/MultiChannelNotification/editor/optionsField';
 import { ITEM_OPTIONS_LABELS, itemOptionsSchema } from '../../../../nodes/MultiChannelNotification/schemas/itemOptions.schema';
 import { verdict } from '../../../fixtures/problems';
 
@@ -123,4 +126,13 @@ test.each([
 	['Send Once Per Key an object', { dedupeKey: { id: 1 } }, 'Send Once Per Key', 'dedupeKey', 'must be text or a number', '{"id":1}'],
 ])('%s: refused, naming the field, the value and the rule', (_name, values, field, key, rule, shown) => {
 	expect(option(values).problems).toEqual([{ field, path: ['options', key], rule, value: shown }]);
+});
+
+test('each option is named in errors as the editor labels it', () => {
+	const shown = new Map(
+		(smsTemplateOptionsField.options as INodeProperties[]).map((option) => [option.name, option.displayName]),
+	);
+	for (const [name, { label, at }] of Object.entries(ITEM_OPTIONS_LABELS)) {
+		expect({ name, label: shown.get(name), at }).toEqual({ name, label, at: ['options', name] });
+	}
 });
