@@ -6,8 +6,9 @@ import { asJson, ruleShowing } from './shown';
 /**
  * The Options collection, every option of it, read once for each item (delivery/options.ts): a
  * value the node cannot use is refused naming the option, never clamped nor replaced by the
- * default; empty (an expression that gave nothing) is the default. A timeout under 1 ms (possible through
- * an expression) would abandon every request while the service may still deliver it, so it is
+ * default; for the pacing options, the switches, Phone Number Format and Send Once Per Key, empty
+ * (an expression that gave nothing) is the default. A timeout under 1 ms (possible through an
+ * expression) would abandon every request while the service may still deliver it, so it is
  * refused before sending; one longer than an hour is cut to an hour. Send Once History Size is how
  * many keys n8n's deduplication store keeps for the node (the newest), a whole number from 1 to a
  * million: every check reads the whole list, so it is bounded. Max SMS Segments (SMS operations) is
