@@ -29,7 +29,7 @@ function directionErrors(file: string, source: string): Promise<string[]> {
 
 describe('import direction of the node folders', () => {
 	it('refuses a run-time file importing an editor description', async () => {
-		const errors = await directionErrors('delivery/example.ts', "import { optionsField } from '../editor/options';\nexport const field = optionsField;\n");
+		const errors = await directionErrors('delivery/example.ts', "import { optionsField } from '../editor/optionsField';\nexport const field = optionsField;\n");
 		expect(errors).toEqual([expect.stringContaining('delivery/ may import only schemas, helpers, transport')]);
 	}, LINT_RUN_MS);
 

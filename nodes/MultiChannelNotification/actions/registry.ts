@@ -1,15 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { SendOperation } from '../delivery/operation';
-import { operationProperty } from '../editor/operation';
+import { operationProperty } from '../editor/operationField';
 import { HUMAN_REVIEW_RESOURCE } from '../helpers/resource';
-import * as chatSendAndWait from './chatMessage/sendAndWait.operation';
 import * as sendMedia from './chatMessage/sendMedia.operation';
 import * as sendTemplate from './chatMessage/sendTemplate.operation';
-import * as combinedSendAndWait from './combined/sendAndWait.operation';
+import * as chatSendAndWait from './chatMessage/sendTemplateAndWait.operation';
 import * as sendWithFailover from './combined/sendWithFailover.operation';
+import * as combinedSendAndWait from './combined/sendWithFailoverAndWait.operation';
 import * as send from './sms/send.operation';
-import * as smsSendAndWait from './sms/sendAndWait.operation';
+import * as smsSendAndWait from './sms/sendSmsAndWait.operation';
 
 /**
  * The operation registry, resource → operation → implementation: the only list of operations.

@@ -6,37 +6,33 @@ import { asNodeError, inputError, pausedError, problemsOf } from '../helpers/err
 import type { ServiceConnection } from '../transport';
 import { getConnection, makeClient, sendOnce } from '../transport';
 import { MASK } from '../transport/secrets';
-import type { Ready, SendOperation } from './operation';
-import { readItemOptions, readPacing } from './options';
+import type { PreparedSend, Ready, SendOperation } from './operation';
+import { readOptions } from './options';
 import type { Outcomes } from './outcomes';
 import { paces } from './pace';
 import { mayHaveBeenDelivered, notResentError, triesOf } from './retries';
 import type { Attempt, Clock } from './scheduler';
 import { retryAfterMs, schedule } from './scheduler';
 import { releaseKeys, sendOncePerKey } from './sendOnce';
-import { smsLimitProblem } from './smsLimit';
 
 /**
- * Reads and checks one item: its Options, its request and its SMS against Max SMS Segments. One
- * error lists every problem of the item, `earlier` ones first (those its caller found, e.g. in
- * how an answer is awaited).
+ * Reads and checks one item: its Options (read once, then handed to the operation) and its
+ * request (the operation checks everything it sends, an SMS's segments included). One error lists every problem of the item, `earlier` ones
+ * first (those its caller found, e.g. in how an answer is awaited); with refused Options the
+ * request is still checked, on their defaults, so its problems are listed too.
  */
 export function readItem(context: IExecuteFunctions, operation: SendOperation, itemIndex: number, earlier: Problem[] = []): Ready {
 	const problems: Problem[] = [...earlier];
-	const attempt = <T>(read: () => T): T | undefined => {
-		try {
-			return read();
-		} catch (error) {
-			if (problemsOf(error).length === 0) throw asNodeError(context.getNode(), error, itemIndex);
-			problems.push(...problemsOf(error));
-			return undefined;
-		}
-	};
-	const options = attempt(() => readItemOptions(context, itemIndex));
-	const request = attempt(() => operation.prepare.call(context, itemIndex));
-	const overLimit = request?.sms && smsLimitProblem(request.sms, options?.maxSmsSegments);
-	if (overLimit) problems.push(overLimit);
-	if (options === undefined || request === undefined || problems.length > 0) throw inputError(context.getNode(), itemIndex, problems);
+	const { options, problems: refused } = readOptions(context, itemIndex);
+	problems.push(...refused);
+	let request: PreparedSend | undefined;
+	try {
+		request = operation.prepare.call(context, itemIndex, options);
+	} catch (error) {
+		if (problemsOf(error).length === 0) throw asNodeError(context.getNode(), error, itemIndex);
+		problems.push(...problemsOf(error));
+	}
+	if (request === undefined || problems.length > 0) throw inputError(context.getNode(), itemIndex, problems);
 	return { itemIndex, options, request };
 }
 
@@ -109,12 +105,12 @@ function itemsToSend(
 	const live: Ready[] = [];
 	for (const item of ready) {
 		if (item.options.dryRun) {
-			outcomes.done(item.itemIndex, dryRunItem(connection, item), 'dryRun', item.request.sms?.count.segments);
+			outcomes.done(item.itemIndex, dryRunItem(connection, item), 'dryRun', item.request.smsSegments);
 			continue;
 		}
 		const earlier = tries?.recall(item.itemIndex, item.request);
 		if (earlier === undefined) live.push(item);
-		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, 'sent', item.request.sms?.count.segments);
+		else if (earlier.kind === 'delivered') outcomes.done(item.itemIndex, earlier.json, 'sent', item.request.smsSegments);
 		else if (outcomes.fail(item.itemIndex, notResentError(context, item.itemIndex, earlier.error)) === 'stop') return undefined;
 	}
 	return live;
@@ -132,7 +128,7 @@ async function sendPaced(
 	outcomes: Outcomes,
 	tries: Tries,
 ): Promise<void> {
-	const pacing = readPacing(context, toSend[0].itemIndex);
+	const { pacing } = toSend[0].options;
 	const { send, giveUp, mayHaveGoneOut } = itemSender(context, operation, connection, { toSend, outcomes, tries, maxWaitMs: pacing.maxWaitMs });
 	// One pace per service (credential and Base URL), shared with every execution in this process.
 	const service = paces.use(`${connection.credential.id || connection.credential.name}\u0000${connection.baseUrl}`, realClock.now());
@@ -183,7 +179,7 @@ function itemSender(
 			}
 			const json = { ...result.response, ...request.extras, ...(operation.output?.(result.response) ?? {}) };
 			tries?.remember(itemIndex, request, { kind: 'delivered', json });
-			outcomes.done(itemIndex, json, 'sent', request.sms?.count.segments);
+			outcomes.done(itemIndex, json, 'sent', request.smsSegments);
 			return { kind: 'done' };
 		} catch (error) {
 			if (mayHaveBeenDelivered(error)) tries?.remember(itemIndex, request, { kind: 'uncertain', error });

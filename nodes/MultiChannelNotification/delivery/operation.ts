@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { SmsCount } from '../helpers/smsSegments';
 import type { Endpoint, ServiceResponse } from '../transport';
 import type { ItemOptions } from './options';
 
@@ -10,11 +9,8 @@ export interface PreparedSend {
 	body: IDataObject;
 	/** Added to the output item next to the service's answer (numbers used, preview). */
 	extras: IDataObject;
-	/**
-	 * The SMS the request carries, counted on its text as sent, and its field's label (Max SMS
-	 * Segments checks it); `ifReplaced`: the fewer segments it would take with its look-alikes replaced.
-	 */
-	sms?: { field: string; count: SmsCount; ifReplaced?: number };
+	/** The segments of the SMS the request carries, for the run summary; undefined when it carries none. */
+	smsSegments?: number;
 }
 
 /**
@@ -32,7 +28,8 @@ export interface SendOperation {
 	 * its arguments must follow. Under 1024 characters, the shortest limit among model providers.
 	 */
 	toolDescription: string;
-	prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend;
+	/** The item's Options were read once, before (delivery/options.ts): `options` holds them. */
+	prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend;
 	/** Fields derived from the service's answer, added to the output item. */
 	output?(response: ServiceResponse): IDataObject;
 }

@@ -1,19 +1,21 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { Problem } from '../helpers/errors';
 import type { PhoneNumberFormat } from '../helpers/phoneNumber';
-import { parseOrThrow } from '../helpers/validation';
-import { ITEM_OPTIONS_LABELS, itemOptionsSchema } from '../schemas/itemOptions.schema';
+import { judge } from '../helpers/validation';
+import type { ItemOptionValues } from '../schemas';
+import { ITEM_OPTIONS_LABELS, itemOptionsSchema } from '../schemas';
 import { INITIAL_LIMIT } from './pace';
 import type { PacingSettings } from './scheduler';
 
-/** Reading the Options collection every send has (the editor's fields are in editor/options.ts). */
+/**
+ * The Options collection every send has (the editor's fields are in editor/optionsField.ts), read once
+ * for each item and judged by one schema (schemas/itemOptions.schema.ts). The object is handed to
+ * the operation's `prepare`, to the send and, from the first item that goes out, to the pacing.
+ */
 
-export const MAX_CONCURRENCY = 100;
-export const DEFAULT_TIMEOUT_MS = 30000;
-export const DEFAULT_RATE_LIMIT_MAX_WAIT_S = 120;
-
-/** Read for each item. */
 export interface ItemOptions {
+	/** Milliseconds one request may take. */
 	timeout: number;
 	dryRun: boolean;
 	/** Empty: send every time. */
@@ -22,58 +24,37 @@ export interface ItemOptions {
 	dedupeHistorySize: number;
 	/** Options → Max SMS Segments; undefined: no limit. */
 	maxSmsSegments?: number;
+	/** How From, To and Phone Number values are read. */
+	phoneNumberFormat: PhoneNumberFormat;
+	/** Options → Replace Look-Alike Characters (SMS operations). */
+	replaceLookAlikes: boolean;
+	/** Options → Language Policy (template operations), as given: the template's schema judges it. */
+	languagePolicy: unknown;
+	/** Read by the run from its first item that goes out. */
+	pacing: PacingSettings;
 }
 
-function whole(value: unknown, fallback: number, min: number, max: number): number {
-	const number = typeof value === 'number' ? value : Number(value);
-	if (value === undefined || value === '' || !Number.isFinite(number)) return fallback;
-	return Math.min(max, Math.max(min, Math.floor(number)));
-}
-
-/** The last item's Options, per execution: the router and the operation both read them. */
-const lastRead = new WeakMap<IExecuteFunctions, { itemIndex: number; options: Record<string, unknown> }>();
-
-function optionsOf(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
-	const cached = lastRead.get(context);
-	if (cached?.itemIndex === itemIndex) return cached.options;
-	const options = context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
-	lastRead.set(context, { itemIndex, options });
-	return options;
-}
-
-/** How From, To and Phone Number values are read for one item. */
-export function readPhoneNumberFormat(context: IExecuteFunctions, itemIndex: number): PhoneNumberFormat {
-	return optionsOf(context, itemIndex).phoneNumberFormat === 'strict' ? 'strict' : 'normalize';
-}
-
-/** Options → Replace Look-Alike Characters (SMS operations), off unless set. */
-export function readReplaceLookAlikes(context: IExecuteFunctions, itemIndex: number): boolean {
-	return optionsOf(context, itemIndex).replaceLookAlikes === true;
-}
-
-/** The per-item options; a timeout that would abandon every request is refused (itemOptions.schema.ts). */
-export function readItemOptions(context: IExecuteFunctions, itemIndex: number): ItemOptions {
-	const options = optionsOf(context, itemIndex);
-	const { timeout, dedupeHistorySize, maxSmsSegments } = parseOrThrow(context, itemOptionsSchema, options, itemIndex, ITEM_OPTIONS_LABELS);
-	const key = options.dedupeKey;
-	return {
-		timeout: timeout ?? DEFAULT_TIMEOUT_MS,
-		dryRun: options.dryRun === true,
-		dedupeKey: typeof key === 'string' ? key.trim() : typeof key === 'number' ? String(key) : '',
-		dedupeHistorySize,
-		maxSmsSegments,
-	};
-}
-
-/** Pacing, read once per execution from the given (first valid) item. */
-export function readPacing(context: IExecuteFunctions, itemIndex: number): PacingSettings {
-	const options = optionsOf(context, itemIndex);
-	const batchInterval = whole(options.batchInterval, 0, 0, 3600000);
+/** The node's options from the schema's values. */
+function itemOptions({ concurrency, batchInterval, rateLimitMaxWait, ...values }: ItemOptionValues): ItemOptions {
 	// Batches need a fixed size: without Concurrency they are as large as the starting window.
-	const pinned = options.concurrency !== undefined || batchInterval > 0;
+	const pinned = concurrency !== undefined || batchInterval > 0;
 	return {
-		concurrency: pinned ? whole(options.concurrency, INITIAL_LIMIT, 1, MAX_CONCURRENCY) : undefined,
-		batchInterval,
-		maxWaitMs: whole(options.rateLimitMaxWait, DEFAULT_RATE_LIMIT_MAX_WAIT_S, 0, 86400) * 1000,
+		...values,
+		pacing: { concurrency: pinned ? (concurrency ?? INITIAL_LIMIT) : undefined, batchInterval, maxWaitMs: rateLimitMaxWait * 1000 },
 	};
+}
+
+/**
+ * The item's Options, and every problem with them. A refused option is replaced by its default
+ * (the item is not sent), so the operation can still check the item's fields and one error lists
+ * all its problems.
+ */
+export function readOptions(context: IExecuteFunctions, itemIndex: number): { options: ItemOptions; problems: Problem[] } {
+	const read = context.getNodeParameter('options', itemIndex, {}) as unknown;
+	const given = typeof read === 'object' && read !== null ? (read as Record<string, unknown>) : {};
+	const verdict = judge(itemOptionsSchema, given, ITEM_OPTIONS_LABELS);
+	if ('data' in verdict) return { options: itemOptions(verdict.data), problems: [] };
+	const refused = new Set(verdict.problems.map((problem) => problem.path[1]));
+	const kept = Object.fromEntries(Object.entries(given).filter(([name]) => !refused.has(name)));
+	return { options: itemOptions(itemOptionsSchema.parse(kept)), problems: verdict.problems };
 }

@@ -63,7 +63,7 @@ export function withSmsLink(text: unknown, link: string): unknown {
 }
 
 /**
- * Puts the link into body placeholder {{position}} of a template candidate (actions/read/template.ts): into the
+ * Puts the link into body placeholder {{position}} of a template candidate (actions/chatMessage/templateReader.ts): into the
  * {{1}}, {{2}}… inputs when they are used, else into Body Parameters; or the problems of Link Goes
  * Into (linkPlaceholder.schema.ts), the candidate unchanged.
  */

@@ -96,7 +96,7 @@ function setupOf(context: IWebhookFunctions): Setup {
 	const choices: Choice[] = [
 		{ field: 'approved', answer: 'true', label: label(approval.approveLabel, DEFAULT_APPROVE_LABEL), primary: true },
 	];
-	// Approve and Decline unless Approve only is chosen (editor/sendAndWait.ts: also without Approval Options).
+	// Approve and Decline unless Approve only is chosen (editor/responseFields.ts: also without Approval Options).
 	if (approval.approvalType !== 'single') {
 		choices.push({ field: 'approved', answer: 'false', label: label(approval.disapproveLabel, DEFAULT_DECLINE_LABEL), primary: false });
 	}

@@ -26,9 +26,9 @@ const NODE_NAME = 'Multi-Channel Notification';
 /** Shown on the answer page and expected back in the node's output once the person answers. */
 const QUESTION = 'Refund order A-1042 (Rp 250.000)?';
 const FREE_TEXT_ANSWER = 'Yes, refund it to the card';
-/** The notice above Approval Options (editor/sendAndWait.ts). */
+/** The notice above Approval Options (editor/responseFields.ts). */
 const BUTTONS_NOTICE = 'Without Approval Options the answer page offers ✓ Approve and ✗ Decline.';
-/** The start of the human-review tool's notice for the person building the workflow (sms/sendAndWait.operation.ts). */
+/** The start of the human-review tool's notice for the person building the workflow (sms/sendSmsAndWait.operation.ts). */
 const REVIEW_NOTICE = 'the reviewer gets the Message above by SMS at the Phone Number below, with a link to an answer page';
 
 /** Opens a workflow with only a Manual Trigger and, from the trigger's "+", the node creator ("What happens next?"). */

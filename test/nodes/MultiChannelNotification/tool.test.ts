@@ -7,7 +7,8 @@ import { toolDescriptionProperties } from '../../../nodes/MultiChannelNotificati
 import { inputError, serviceError } from '../../../nodes/MultiChannelNotification/helpers/errors';
 import { parseOrThrow } from '../../../nodes/MultiChannelNotification/helpers/validation';
 import { MultiChannelNotification } from '../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { SMS_LABELS, smsSendSchema, TEMPLATE_LABELS, templateSendSchema } from '../../../nodes/MultiChannelNotification/schemas';
+import { SMS_LABELS, smsSendSchema } from '../../../nodes/MultiChannelNotification/actions/sms/sms';
+import { TEMPLATE_LABELS, templateSendSchema } from '../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 
 const node: INode = {
 	id: 'n1',

@@ -2,15 +2,15 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
-import { optionsField } from '../../editor/options';
-import { recipientField, senderField } from '../../editor/template';
+import type { ItemOptions } from '../../delivery/options';
+import { optionsField } from '../../editor/optionsField';
 import { OUTCOME_RULES, PHONE_RULE } from '../../editor/tool';
 import { readText } from '../../helpers/parameters';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
 import { parseOrThrow } from '../../helpers/validation';
-import { MEDIA_LABELS as LABELS, MEDIA_TYPES, mediaSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
+import { MEDIA_LABELS as LABELS, MEDIA_TYPES, mediaSendSchema } from './media.schema';
+import { recipientField, senderField } from './templateFields';
 
 const MEDIA_URL_EXAMPLES: Record<(typeof MEDIA_TYPES)[number], string> = {
 	image: 'https://example.com/images/photo.jpg',
@@ -76,13 +76,12 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 /** Output: the service's answer plus `from` and `to` as sent. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
 	const mediaType = this.getNodeParameter('mediaType', itemIndex, undefined);
 	const caption = mediaType === 'image' ? readText(this, 'caption', itemIndex) : '';
 	const candidate = {
-		from: normalizePhoneNumber(readText(this, 'from', itemIndex, { trim: true }), phoneNumberFormat),
-		to: normalizePhoneNumber(readText(this, 'to', itemIndex, { trim: true }), phoneNumberFormat),
+		from: normalizePhoneNumber(readText(this, 'from', itemIndex, { trim: true }), options.phoneNumberFormat),
+		to: normalizePhoneNumber(readText(this, 'to', itemIndex, { trim: true }), options.phoneNumberFormat),
 		mediaType,
 		mediaUrl: readText(this, 'mediaUrl', itemIndex, { trim: true }),
 		...(caption === '' || caption === null || caption === undefined ? {} : { caption }),

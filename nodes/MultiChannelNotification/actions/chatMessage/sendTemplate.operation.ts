@@ -2,14 +2,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
-import { templateOptionsField } from '../../editor/options';
-import { templateFields } from '../../editor/template';
+import type { ItemOptions } from '../../delivery/options';
+import { templateOptionsField } from '../../editor/optionsField';
 import { OUTCOME_RULES, PHONE_RULE, TEMPLATE_RULES } from '../../editor/tool';
 import { parseOrThrow } from '../../helpers/validation';
-import { TEMPLATE_LABELS, templateSendSchema } from '../../schemas';
 import { ENDPOINTS } from '../../transport';
-import { readTemplateFields, templatePreview } from '../read/template';
+import { templateFields } from './templateFields';
+import { TEMPLATE_LABELS, templateSendSchema } from './templateMessage.schema';
+import { readTemplateFields, templatePreview } from './templateReader';
 
 export const option: OperationOption = { name: 'Send Template', value: 'sendTemplate', action: 'Send a template message',
 	description: 'Send an approved template message, with body parameters, header image and buttons' };
@@ -28,8 +28,8 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 /** Output: the service's answer plus `from` and `to` as sent, and `preview` when Template Content is set. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	return templateRequest(this, readTemplateFields(this, itemIndex, readPhoneNumberFormat(this, itemIndex)), itemIndex);
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
+	return templateRequest(this, readTemplateFields(this, itemIndex, options), itemIndex);
 }
 
 /** The request for a template candidate as read.ts reads it (Send and Wait adds its link first). */

@@ -2,18 +2,17 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
-import { smsTemplateOptionsField } from '../../editor/options';
+import type { ItemOptions } from '../../delivery/options';
+import { smsTemplateOptionsField } from '../../editor/optionsField';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
-import { smsFields } from '../../editor/sms';
-import { templateFields } from '../../editor/template';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 import { parseOrThrow } from '../../helpers/validation';
-import { COMBINED_LABELS as LABELS, combinedSendSchema } from '../../schemas';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
-import { readSms, withSmsCost } from '../read/sms';
-import { readTemplateFields, templatePreview } from '../read/template';
+import { templateFields } from '../chatMessage/templateFields';
+import { readTemplateFields, templatePreview } from '../chatMessage/templateReader';
+import { readSms, smsFields, withinSegmentLimit, withSmsCost } from '../sms/sms';
+import { COMBINED_LABELS as LABELS, combinedSendSchema } from './combined.schema';
 
 const [phoneNumberField, messageField] = smsFields(
 	LABELS,
@@ -55,14 +54,14 @@ export const description: INodeProperties[] = updateDisplayOptions(
  * Output: the service's answer plus `from` and `to` (chat part) and `phoneNumber` (SMS part) as
  * sent, `preview` when Template Content is set, `sms` (what the SMS part costs) and each channel's status.
  */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
 	// One object holding both parts' fields, as the schema reads them.
 	const candidate = Object.assign(
-		readTemplateFields(this, itemIndex, phoneNumberFormat),
-		readSms(this, itemIndex, phoneNumberFormat),
+		readTemplateFields(this, itemIndex, options),
+		readSms(this, itemIndex, options),
 	);
-	const body = parseOrThrow(this, combinedSendSchema, candidate, itemIndex, LABELS);
+	const schema = combinedSendSchema.superRefine(withinSegmentLimit(options.maxSmsSegments, (sent) => sent.sms.message));
+	const body = parseOrThrow(this, schema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
 	const request: PreparedSend = {
 		endpoint: ENDPOINTS.combined,
@@ -74,7 +73,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSen
 			...(preview === undefined ? {} : { preview }),
 		},
 	};
-	return withSmsCost(request, body.sms.message, LABELS.message.label);
+	return withSmsCost(request, body.sms.message);
 }
 
 /** Lifts each channel's status to the top of the item, next to the service's answer. */

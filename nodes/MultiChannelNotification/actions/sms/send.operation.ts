@@ -2,15 +2,12 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
-import { smsOptionsField } from '../../editor/options';
+import type { ItemOptions } from '../../delivery/options';
+import { smsOptionsField } from '../../editor/optionsField';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
-import { smsFields } from '../../editor/sms';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
-import { parseOrThrow } from '../../helpers/validation';
-import { SMS_ALLOWED_NUMBER, SMS_LABELS, smsSendSchema } from '../../schemas';
-import { ENDPOINTS } from '../../transport';
-import { readSms, withSmsCost } from '../read/sms';
+import { SMS_ALLOWED_NUMBER } from '../../schemas';
+import { prepareSms, SMS_LABELS, smsFields } from './sms';
 
 export const option: OperationOption = { name: 'Send SMS', value: 'send', action: 'Send an SMS',
 	description: `Send an SMS to ${SMS_ALLOWED_NUMBER}` };
@@ -31,9 +28,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-/** Output: the service's answer plus `phoneNumber`, the number the SMS went to, and `sms`, what it costs. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const candidate = readSms(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
-	const body = parseOrThrow(this, smsSendSchema, candidate, itemIndex, SMS_LABELS);
-	return withSmsCost({ endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } }, body.message, SMS_LABELS.message.label);
+/** The SMS: read, checked and counted (sms.ts). */
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
+	return prepareSms(this, itemIndex, options);
 }

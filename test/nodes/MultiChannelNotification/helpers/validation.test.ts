@@ -15,7 +15,8 @@ import {
 	showValue,
 } from '../../../../nodes/MultiChannelNotification/helpers/validation';
 import type { FieldLabels } from '../../../../nodes/MultiChannelNotification/schemas';
-import { SMS_LABELS, TEMPLATE_LABELS, smsSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
+import { SMS_LABELS, smsSendSchema } from '../../../../nodes/MultiChannelNotification/actions/sms/sms';
+import { TEMPLATE_LABELS } from '../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 
 const node: INode = {
 	id: 'n',

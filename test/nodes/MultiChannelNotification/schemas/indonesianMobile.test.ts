@@ -3,7 +3,8 @@
  * refused before sending, on every channel: 9 to 12 digits after +62 (10 to 13 in the national
  * form 08…), as docs/service-api.md states with its source.
  */
-import { SMS_LABELS, smsSendSchema, TEMPLATE_LABELS, templateSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
+import { SMS_LABELS, smsSendSchema } from '../../../../nodes/MultiChannelNotification/actions/sms/sms';
+import { TEMPLATE_LABELS, templateSendSchema } from '../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 import { runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 import { verdict } from '../../../fixtures/problems';

@@ -1,6 +1,9 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../../../helpers/engine';
+import type { ItemOptions } from '../../../../../nodes/MultiChannelNotification/delivery/options';
+import { prepare } from '../../../../../nodes/MultiChannelNotification/actions/sms/send.operation';
+import { problemsOf } from '../../../../../nodes/MultiChannelNotification/helpers/errors';
+import { NODE_TYPE, runNode } from '../../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
 import { expectRefused } from '../../../../fixtures/problems';
 import { requestFixture } from '../../../../fixtures/requests';
@@ -190,3 +193,50 @@ describe('SMS → Send through the engine', () => {
 		]);
 	});
 });
+
+describe('SMS → Send: prepare on its own (the Options handed in)', () => {
+	const node: INode = { id: 'n', name: 'Multi-Channel Notification', type: NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const context = (parameters: Record<string, unknown>) =>
+		({ getNode: () => node, getNodeParameter: (name: string, _item: number, fallback?: unknown) => parameters[name] ?? fallback }) as unknown as IExecuteFunctions;
+	const options: ItemOptions = {
+		timeout: 30_000,
+		dryRun: false,
+		dedupeKey: '',
+		dedupeHistorySize: 10_000,
+		phoneNumberFormat: 'normalize',
+		replaceLookAlikes: false,
+		languagePolicy: undefined,
+		pacing: { batchInterval: 0, maxWaitMs: 120_000 },
+	};
+	const twoSegments = 'x'.repeat(161);
+
+	test('the request carries its SMS count once: in the output (`sms`), and the segments for the run summary', () => {
+		const request = prepare.call(context({ phoneNumber: '+6281234567890', message: twoSegments }), 0, options);
+
+		expect(request.extras.sms).toEqual({ encoding: 'GSM-7', segments: 2, length: 161, forcedBy: [] });
+		expect(request.smsSegments).toBe(2);
+		expect(Object.keys(request).sort()).toEqual(['body', 'endpoint', 'extras', 'smsSegments']);
+	});
+
+	test('an SMS over Max SMS Segments is refused by the operation itself, naming Message', () => {
+		const read = () => prepare.call(context({ phoneNumber: '+6281234567890', message: twoSegments }), 0, { ...options, maxSmsSegments: 1 });
+
+		expect(read).toThrow(expect.objectContaining({ name: 'NodeOperationError' }));
+		expect(problemsOf(catchError(read))).toEqual([
+			{
+				field: 'Message',
+				path: ['message'],
+				rule: 'needs 2 SMS segments, more than Max SMS Segments allows (1): it is GSM-7 (160 characters in one SMS, 153 per segment; this one is 161)',
+			},
+		]);
+	});
+});
+
+function catchError(act: () => unknown): unknown {
+	try {
+		act();
+	} catch (error) {
+		return error;
+	}
+	return undefined;
+}

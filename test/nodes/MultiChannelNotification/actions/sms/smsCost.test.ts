@@ -157,6 +157,16 @@ describe('Options → Max SMS Segments', () => {
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
+	test('over the limit with a refused option: one error lists both, nothing sent', async () => {
+		const { error } = await runNode({ parameters: sms({ message: TWO_SEGMENTS }, { maxSmsSegments: 1, concurrency: 500 }), credentials: credentialsFor(sandbox()) });
+
+		expectRefused(error, 'Item 0: 2 problems (Concurrency, Message)', [
+			'Concurrency must be a whole number of requests from 1 to 100 — got 500',
+			'Message needs 2 SMS segments, more than Max SMS Segments allows (1): it is GSM-7 (160 characters in one SMS, 153 per segment; this one is 161)',
+		]);
+		expect(sandbox().requests).toHaveLength(0);
+	});
+
 	test('GSM-7 text over the limit: the length and the encoding’s sizes', async () => {
 		const { error } = await runNode({ parameters: sms({ message: TWO_SEGMENTS }, { maxSmsSegments: 1 }), credentials: credentialsFor(sandbox()) });
 

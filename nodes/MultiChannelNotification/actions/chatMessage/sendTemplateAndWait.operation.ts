@@ -2,15 +2,15 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
-import { templateOptionsField } from '../../editor/options';
-import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
-import { templateFields } from '../../editor/template';
+import type { ItemOptions } from '../../delivery/options';
+import { templateOptionsField } from '../../editor/optionsField';
+import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOptions } from '../../editor/responseFields';
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
 import { answerLink, withTemplateLink } from '../../sendAndWait/link';
-import { readTemplateFields } from '../read/template';
 import { templateRequest } from './sendTemplate.operation';
+import { templateFields } from './templateFields';
+import { readTemplateFields } from './templateReader';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send a template message and wait for response',
@@ -32,8 +32,8 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 /** A template send whose body placeholder {{Link Goes Into}} carries the answer link. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const candidate = readTemplateFields(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
+	const candidate = readTemplateFields(this, itemIndex, options);
 	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), answerLink(this));
 	// The editor refuses an empty Message, not an expression that comes out empty: the page would ask nothing.
 	if (String(this.getNodeParameter('message', itemIndex, '') ?? '').trim() === '') {

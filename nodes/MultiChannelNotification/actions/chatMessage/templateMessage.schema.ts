@@ -1,7 +1,8 @@
 import { z } from 'zod/v4';
 
-import type { FieldLabels } from './common';
-import { CHAT_NUMBER_LABELS } from './common';
+import type { FieldLabels } from '../../schemas/common';
+import { CHAT_NUMBER_LABELS } from '../../schemas/common';
+import { ITEM_OPTIONS_LABELS } from '../../schemas/itemOptions.schema';
 import type { TemplateComponent } from './components.schema';
 import { QUICK_REPLY_INDEXES } from './components.schema';
 import { fieldBodyValues, placeholderInputName, resolveQuickReplyIndexes, templateChecks } from './templateChecks';
@@ -17,14 +18,12 @@ import { templateInputShape, withListLengths } from './templateInput';
  * takes. Every rule of the spec about template messages is checked here, once.
  */
 
-export const LANGUAGE_POLICY = 'deterministic';
-
 export const TEMPLATE_LABELS = {
 	...CHAT_NUMBER_LABELS,
 	templateName: { label: 'Template Name' },
 	templateContent: { label: 'Template Content' },
 	languageCode: { label: 'Language Code' },
-	languagePolicy: { label: 'Language Policy', at: ['options', 'languagePolicy'] },
+	languagePolicy: ITEM_OPTIONS_LABELS.languagePolicy,
 	bodyParameters: { label: 'Body Parameters', at: ['bodyParameters', 'parameter'], leaf: 'text', entry: 'Parameter' },
 	placeholderValues: {
 		label: 'Placeholder Values',

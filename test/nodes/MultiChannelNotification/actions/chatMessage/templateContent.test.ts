@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { fillPlaceholders, placeholderNumbers } from '../../../../nodes/MultiChannelNotification/schemas';
-import { runNode } from '../../../helpers/engine';
-import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+import { fillPlaceholders, placeholderNumbers } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateChecks';
+import { runNode } from '../../../../helpers/engine';
+import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
 
 const sandbox = useSandbox();
 

@@ -1,4 +1,4 @@
-import { countSms } from '../../../../nodes/MultiChannelNotification/helpers/smsSegments';
+import { countSms } from '../../../../../nodes/MultiChannelNotification/actions/sms/segments';
 
 /**
  * Written from 3GPP TS 23.038 § 6.2.1 (the GSM 7-bit default alphabet and its extension table)

@@ -3,8 +3,8 @@
  * valid lists are sent as given, with the spec's defaults filled in; the kinds of component and
  * the rules on the whole list; text that is not JSON or not a list.
  */
-import { body, header, quickReply, urlButton } from '../../../fixtures/values';
-import { check, fields, json } from '../../../helpers/templateVerdict';
+import { body, header, quickReply, urlButton } from '../../../../fixtures/values';
+import { check, fields, json } from '../../../../helpers/templateVerdict';
 
 describe('Components (JSON): valid lists are sent as given', () => {
 	test.each<[string, unknown[]]>([

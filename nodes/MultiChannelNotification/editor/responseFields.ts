@@ -9,7 +9,7 @@ import {
 	MAX_ANSWER_CHARS,
 } from '../sendAndWait/constants';
 import { formFieldsProperty, JSON_FORM_EXAMPLE } from './customForm';
-import { optionsField } from './options';
+import { optionsField } from './optionsField';
 
 /**
  * The fields every Send and Wait for Response operation adds to its send: how the person answers

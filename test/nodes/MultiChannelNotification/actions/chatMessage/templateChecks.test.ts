@@ -4,9 +4,10 @@
  * from, the two value lists filled at once, and the button positions of fields mode. Each
  * message is compared whole, as the user reads it.
  */
-import { resolveQuickReplyIndexes, TEMPLATE_LABELS, templateSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
-import { verdict } from '../../../fixtures/problems';
-import { body, header, jsonTemplateItem, templateItem, without } from '../../../fixtures/values';
+import { resolveQuickReplyIndexes } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateChecks';
+import { TEMPLATE_LABELS, templateSendSchema } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
+import { verdict } from '../../../../fixtures/problems';
+import { body, header, jsonTemplateItem, templateItem, without } from '../../../../fixtures/values';
 
 const check = (candidate: unknown) => verdict(templateSendSchema, TEMPLATE_LABELS, candidate);
 const rules = (candidate: unknown) => check(candidate).problems.map((problem) => `${problem.field}: ${problem.rule}`);

@@ -3,8 +3,8 @@
  * parameter each, counted in fields mode and in Components (JSON), and not counted at all when
  * the template has no Template Content.
  */
-import { body, templateItem, without } from '../../../fixtures/values';
-import { check, fields, json } from '../../../helpers/templateVerdict';
+import { body, templateItem, without } from '../../../../fixtures/values';
+import { check, fields, json } from '../../../../helpers/templateVerdict';
 
 describe('Template Content: placeholders numbered {{1}}…{{N}}, one body parameter each', () => {
 	test.each<[string, string, unknown[]]>([

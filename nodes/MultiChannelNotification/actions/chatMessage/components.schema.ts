@@ -1,6 +1,6 @@
 import { z } from 'zod/v4';
 
-import { httpsUrl, requiredText } from './common';
+import { httpsUrl, requiredText } from '../../schemas/common';
 
 /**
  * Template components as the service takes them (spec: "Component object kinds"): what

@@ -1,15 +1,14 @@
 import { z } from 'zod/v4';
 
-import type { FieldLabels } from './common';
-import { SMS_ALLOWED_NUMBER, SMS_COUNTRY_RULE, smsPhoneNumberWith } from './common';
-import { smsInputShape } from './sms.schema';
-import { TEMPLATE_LABELS, toTemplateMessage } from './template.schema';
-import { templateChecks } from './templateChecks';
-import { templateInputShape, withListLengths } from './templateInput';
+import type { FieldLabels } from '../../schemas/common';
+import { requiredText, SMS_ALLOWED_NUMBER, SMS_COUNTRY_RULE, smsPhoneNumberWith } from '../../schemas/common';
+import { templateChecks } from '../chatMessage/templateChecks';
+import { templateInputShape, withListLengths } from '../chatMessage/templateInput';
+import { TEMPLATE_LABELS, toTemplateMessage } from '../chatMessage/templateMessage.schema';
 
 /**
  * Combined notification with failover (spec: "Combined notification request"): the chat part is
- * exactly a template message, the SMS part exactly an SMS request, with the same rules. One
+ * exactly a template message, the SMS part exactly an SMS request, with the same rules (actions/sms/sms.ts). One
  * parse checks both, so a send never starts with only one half valid.
  */
 
@@ -28,7 +27,7 @@ export const combinedSendSchema = z
 		z.object({
 			...templateInputShape,
 			phoneNumber: smsPhoneNumberWith(FAILOVER_SMS_COUNTRY_RULE),
-			message: smsInputShape.message,
+			message: requiredText,
 		}),
 	)
 	.check(templateChecks)

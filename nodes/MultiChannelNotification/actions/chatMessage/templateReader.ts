@@ -1,27 +1,21 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { ItemOptions } from '../../delivery/options';
 import { asText, readCollectionEntries, readText } from '../../helpers/parameters';
-import type { PhoneNumberFormat } from '../../helpers/phoneNumber';
 import { normalizePhoneNumber } from '../../helpers/phoneNumber';
-import type { TemplateMessage } from '../../schemas';
-import {
-	fillPlaceholders,
-	LANGUAGE_POLICY,
-	PLACEHOLDER_INPUT_COUNT,
-	placeholderInputName,
-	placeholderNumbers,
-	URL_BUTTON_DEFAULT_INDEX,
-} from '../../schemas';
+import { URL_BUTTON_DEFAULT_INDEX } from './components.schema';
+import { fillPlaceholders, PLACEHOLDER_INPUT_COUNT, placeholderInputName, placeholderNumbers } from './templateChecks';
+import type { TemplateMessage } from './templateMessage.schema';
 
 /**
- * The item's template fields as the schema takes them (schemas/template.schema.ts), keyed by
+ * The item's template fields as the schema takes them (templateMessage.schema.ts), keyed by
  * node parameter: only the active way of giving components is read. Every value comes from
  * n8n's engine; nothing here evaluates or judges anything.
  */
 export function readTemplateFields(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	phoneNumberFormat: PhoneNumberFormat,
+	{ phoneNumberFormat, languagePolicy }: Pick<ItemOptions, 'phoneNumberFormat' | 'languagePolicy'>,
 ): Record<string, unknown> {
 	const content = context.getNodeParameter('templateContent', itemIndex, '') as unknown;
 	const fields = context.getNodeParameter('componentsInputMode', itemIndex, 'fields') !== 'json';
@@ -35,9 +29,7 @@ export function readTemplateFields(
 		to: normalizePhoneNumber(readText(context, 'to', itemIndex, { trim: true }), phoneNumberFormat),
 		templateName: readText(context, 'templateName', itemIndex, { trim: true }),
 		languageCode: readText(context, 'languageCode', itemIndex, { trim: true }),
-		languagePolicy: asText(context.getNodeParameter('options.languagePolicy', itemIndex, LANGUAGE_POLICY), {
-			trim: true,
-		}),
+		languagePolicy: asText(languagePolicy, { trim: true }),
 		templateContent: typeof content === 'string' && content.trim() !== '' ? content : undefined,
 		headerImageUrl: header === '' || header === null ? undefined : header,
 		templateTextTurnedIntoExpression: templateTextTurnedIntoExpression(context, itemIndex),

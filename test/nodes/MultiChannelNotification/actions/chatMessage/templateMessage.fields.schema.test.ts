@@ -4,12 +4,12 @@
  * header image link, the body parameters, and an item that is not an object at all. Each rule has
  * valid and invalid rows, and an invalid row names the field the user must fix.
  */
-import type { FieldLabel } from '../../../../nodes/MultiChannelNotification/schemas';
-import { TEMPLATE_LABELS } from '../../../../nodes/MultiChannelNotification/schemas';
-import { withListLengths } from '../../../../nodes/MultiChannelNotification/schemas/templateInput';
-import { requestFixture } from '../../../fixtures/requests';
-import { INVALID_E164, INVALID_HTTPS, VALID_E164, VALID_HTTPS, body, header, templateItem } from '../../../fixtures/values';
-import { check, fields, json } from '../../../helpers/templateVerdict';
+import type { FieldLabel } from '../../../../../nodes/MultiChannelNotification/schemas';
+import { TEMPLATE_LABELS } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
+import { withListLengths } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateInput';
+import { requestFixture } from '../../../../fixtures/requests';
+import { INVALID_E164, INVALID_HTTPS, VALID_E164, VALID_HTTPS, body, header, templateItem } from '../../../../fixtures/values';
+import { check, fields, json } from '../../../../helpers/templateVerdict';
 
 describe('fields mode: the body the service takes', () => {
 	test('header, ordered body parameters, quick replies and a URL button (fixture from the spec)', () => {

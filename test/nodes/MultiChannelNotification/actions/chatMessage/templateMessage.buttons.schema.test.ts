@@ -3,8 +3,8 @@
  * (at most 3, index 0–2, a payload each) and the URL button (a position and its URL parameter),
  * in fields mode and in Components (JSON). An invalid row names the field the user must fix.
  */
-import { body, quickReply, templateItem, urlButton } from '../../../fixtures/values';
-import { check, fields, json } from '../../../helpers/templateVerdict';
+import { body, quickReply, templateItem, urlButton } from '../../../../fixtures/values';
+import { check, fields, json } from '../../../../helpers/templateVerdict';
 
 describe('quick reply buttons (Rule 2, Limits: at most 3, index 0–2)', () => {
 	test.each(['0', '1', '2'])('accepts index %p', (index) => {

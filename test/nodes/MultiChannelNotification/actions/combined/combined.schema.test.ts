@@ -2,10 +2,10 @@
  * Combined notification (spec: "Combined notification request"): the chat part is exactly a
  * template message and the SMS part exactly an SMS request, checked in one parse.
  */
-import { COMBINED_LABELS, combinedSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
-import { requestFixture } from '../../../fixtures/requests';
-import { verdict } from '../../../fixtures/problems';
-import { INVALID_E164, NON_INDONESIAN_NUMBERS, combinedItem, quickReply } from '../../../fixtures/values';
+import { COMBINED_LABELS, combinedSendSchema } from '../../../../../nodes/MultiChannelNotification/actions/combined/combined.schema';
+import { requestFixture } from '../../../../fixtures/requests';
+import { verdict } from '../../../../fixtures/problems';
+import { INVALID_E164, NON_INDONESIAN_NUMBERS, combinedItem, quickReply } from '../../../../fixtures/values';
 
 const check = (candidate: unknown) => verdict(combinedSendSchema, COMBINED_LABELS, candidate);
 

@@ -4,9 +4,9 @@
  * the unique-position rule the buttons of both modes share. Each problem is compared whole, as
  * the user reads it: field, rule and the value shown.
  */
-import { TEMPLATE_LABELS, templateSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
-import { verdict } from '../../../fixtures/problems';
-import { body, header, jsonTemplateItem, quickReply, templateItem, urlButton } from '../../../fixtures/values';
+import { TEMPLATE_LABELS, templateSendSchema } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
+import { verdict } from '../../../../fixtures/problems';
+import { body, header, jsonTemplateItem, quickReply, templateItem, urlButton } from '../../../../fixtures/values';
 
 const check = (candidate: unknown) => verdict(templateSendSchema, TEMPLATE_LABELS, candidate);
 const lines = (candidate: unknown) =>

@@ -2,20 +2,20 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
-import { smsTemplateOptionsField } from '../../editor/options';
+import type { ItemOptions } from '../../delivery/options';
+import { smsTemplateOptionsField } from '../../editor/optionsField';
 import { LOCAL_NUMBERS_NOTE, SMS_INDONESIA_ONLY } from '../../editor/phoneText';
-import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
-import { smsFields } from '../../editor/sms';
-import { templateFields } from '../../editor/template';
+import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/responseFields';
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';
-import { COMBINED_LABELS, combinedSendSchema, SMS_ALLOWED_NUMBER } from '../../schemas';
+import { SMS_ALLOWED_NUMBER } from '../../schemas';
 import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
 import { ENDPOINTS } from '../../transport';
-import { readSms, withSmsCost } from '../read/sms';
-import { readTemplateFields, templatePreview } from '../read/template';
+import { templateFields } from '../chatMessage/templateFields';
+import { readTemplateFields, templatePreview } from '../chatMessage/templateReader';
+import { readSms, smsFields, withinSegmentLimit, withSmsCost } from '../sms/sms';
+import { COMBINED_LABELS, combinedSendSchema } from './combined.schema';
 
 // The SMS text is the question the answer page shows too, labelled Message as in SMS → Send and Wait.
 const LABELS = { ...COMBINED_LABELS, message: { label: 'Message' } };
@@ -51,18 +51,18 @@ export const description: INodeProperties[] = updateDisplayOptions(
 );
 
 /** The same answer link in the template's body placeholder and below the SMS text. */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const phoneNumberFormat = readPhoneNumberFormat(this, itemIndex);
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
 	const link = answerLink(this);
-	const sms = readSms(this, itemIndex, phoneNumberFormat);
-	const candidate = Object.assign(readTemplateFields(this, itemIndex, phoneNumberFormat), {
+	const sms = readSms(this, itemIndex, options);
+	const candidate = Object.assign(readTemplateFields(this, itemIndex, options), {
 		phoneNumber: sms.phoneNumber,
 		message: withSmsLink(sms.message, link),
 	});
 	const problems = withTemplateLink(candidate, Number(this.getNodeParameter('linkPlaceholder', itemIndex, 1)), link);
 	if (problems.length > 0) throw inputError(this.getNode(), itemIndex, problems);
-	const body = parseOrThrow(this, combinedSendSchema, candidate, itemIndex, LABELS);
+	const schema = combinedSendSchema.superRefine(withinSegmentLimit(options.maxSmsSegments, (sent) => sent.sms.message));
+	const body = parseOrThrow(this, schema, candidate, itemIndex, LABELS);
 	const preview = templatePreview(candidate.templateContent, body.chat);
 	const extras = { from: body.chat.from, to: body.chat.to, phoneNumber: body.sms.phone_number, ...(preview === undefined ? {} : { preview }) };
-	return withSmsCost({ endpoint: ENDPOINTS.combined, body, extras }, body.sms.message, LABELS.message.label);
+	return withSmsCost({ endpoint: ENDPOINTS.combined, body, extras }, body.sms.message);
 }

@@ -2,18 +2,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationOption, PreparedSend } from '../../delivery/operation';
-import { readPhoneNumberFormat } from '../../delivery/options';
-import { smsOptionsField } from '../../editor/options';
+import type { ItemOptions } from '../../delivery/options';
+import { smsOptionsField } from '../../editor/optionsField';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
-import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/sendAndWait';
-import { smsFields } from '../../editor/sms';
+import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/responseFields';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY, WAIT_RULES } from '../../editor/tool';
 import { HUMAN_REVIEW_RESOURCE, shownFor } from '../../helpers/resource';
-import { parseOrThrow } from '../../helpers/validation';
-import { SMS_LABELS, smsSendSchema } from '../../schemas';
-import { answerLink, withSmsLink } from '../../sendAndWait/link';
-import { ENDPOINTS } from '../../transport';
-import { readSms, withSmsCost } from '../read/sms';
+import { answerLink } from '../../sendAndWait/link';
+import { prepareSms, SMS_LABELS, smsFields } from './sms';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send an SMS and wait for response',
@@ -50,10 +46,7 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** The SMS: the message, then the answer link on its own line (validated as any SMS). */
-export function prepare(this: IExecuteFunctions, itemIndex: number): PreparedSend {
-	const candidate = readSms(this, itemIndex, readPhoneNumberFormat(this, itemIndex));
-	candidate.message = withSmsLink(candidate.message, answerLink(this));
-	const body = parseOrThrow(this, smsSendSchema, candidate, itemIndex, SMS_LABELS);
-	return withSmsCost({ endpoint: ENDPOINTS.sms, body, extras: { phoneNumber: body.phone_number } }, body.message, SMS_LABELS.message.label);
+/** The SMS: the message, then the answer link on its own line (checked and counted as any SMS). */
+export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
+	return prepareSms(this, itemIndex, options, answerLink(this));
 }

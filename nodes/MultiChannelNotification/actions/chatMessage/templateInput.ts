@@ -1,6 +1,6 @@
 import { z } from 'zod/v4';
 
-import { e164PhoneNumber, httpsUrl, requiredText } from './common';
+import { e164PhoneNumber, httpsUrl, requiredText } from '../../schemas/common';
 import { componentsJsonSchema, quickReplyIndexOrNext, urlButtonIndex } from './components.schema';
 
 /** The template part of a send as the node reads it from the editor's fields: the input of a template send and of a combined send. */

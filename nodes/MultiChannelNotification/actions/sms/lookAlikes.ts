@@ -1,6 +1,6 @@
 /**
  * Options → Replace Look-Alike Characters: characters a word processor or phone keyboard puts in
- * text that look like GSM-7 ones but would turn the whole SMS into UCS-2 (smsSegments.ts), each
+ * text that look like GSM-7 ones but would turn the whole SMS into UCS-2 (segments.ts), each
  * replaced by the GSM-7 text it looks like, or removed when it is invisible. Only look-alikes:
  * accented letters and emoji change what the text says, so they are kept. docs/sms-segments.md
  * lists this table.

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { LOOK_ALIKES, replaceLookAlikes } from '../../../../nodes/MultiChannelNotification/helpers/lookAlikes';
-import { countSms } from '../../../../nodes/MultiChannelNotification/helpers/smsSegments';
+import { LOOK_ALIKES, replaceLookAlikes } from '../../../../../nodes/MultiChannelNotification/actions/sms/lookAlikes';
+import { countSms } from '../../../../../nodes/MultiChannelNotification/actions/sms/segments';
 
 describe('replaceLookAlikes', () => {
 	test('quotes, dashes, ellipsis and odd spaces from a word processor become GSM-7', () => {
@@ -32,7 +32,7 @@ describe('replaceLookAlikes', () => {
 });
 
 test('docs/sms-segments.md lists every replacement by its code point', () => {
-	const docs = readFileSync(join(__dirname, '../../../../docs/sms-segments.md'), 'utf8');
+	const docs = readFileSync(join(__dirname, '../../../../../docs/sms-segments.md'), 'utf8');
 	const missing = LOOK_ALIKES.map(({ from }) => `U+${(from.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).filter((code) => !docs.includes(code));
 	expect(missing).toEqual([]);
 });

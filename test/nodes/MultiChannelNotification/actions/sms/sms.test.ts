@@ -2,9 +2,9 @@
  * SMS request (spec: "SMS notification request", Limits → phone number format and +62 only).
  * Input: the SMS fields of an item; output: the body the service takes.
  */
-import { SMS_LABELS, smsSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
-import { verdict } from '../../../fixtures/problems';
-import { INVALID_E164, NON_INDONESIAN_NUMBERS, VALID_SMS_NUMBERS, smsItem } from '../../../fixtures/values';
+import { SMS_LABELS, smsSendSchema } from '../../../../../nodes/MultiChannelNotification/actions/sms/sms';
+import { verdict } from '../../../../fixtures/problems';
+import { INVALID_E164, NON_INDONESIAN_NUMBERS, VALID_SMS_NUMBERS, smsItem } from '../../../../fixtures/values';
 
 const check = (candidate: unknown) => verdict(smsSendSchema, SMS_LABELS, candidate);
 

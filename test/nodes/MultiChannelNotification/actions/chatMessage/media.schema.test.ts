@@ -2,8 +2,8 @@
  * Media message (spec: "Media message objects", endpoint 1 rules: from/to E.164, media links
  * https, caption only on an image, recipient_type default "individual").
  */
-import { MEDIA_LABELS, mediaSendSchema } from '../../../../nodes/MultiChannelNotification/schemas';
-import { verdict } from '../../../fixtures/problems';
+import { MEDIA_LABELS, mediaSendSchema } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/media.schema';
+import { verdict } from '../../../../fixtures/problems';
 import {
 	FROM,
 	INVALID_E164,
@@ -14,7 +14,7 @@ import {
 	VALID_E164,
 	VALID_HTTPS,
 	mediaItem,
-} from '../../../fixtures/values';
+} from '../../../../fixtures/values';
 
 const check = (candidate: unknown) => verdict(mediaSendSchema, MEDIA_LABELS, candidate);
 

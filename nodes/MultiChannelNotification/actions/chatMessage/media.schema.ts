@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 
-import type { FieldLabels } from './common';
-import { CHAT_NUMBER_LABELS, e164PhoneNumber, httpsUrl } from './common';
+import type { FieldLabels } from '../../schemas/common';
+import { CHAT_NUMBER_LABELS, e164PhoneNumber, httpsUrl } from '../../schemas/common';
 
 /**
  * Media message (spec: "Media message objects"). Only an image carries a caption; the spec's

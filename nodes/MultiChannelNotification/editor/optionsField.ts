@@ -1,8 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_RATE_LIMIT_MAX_WAIT_S, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY } from '../delivery/options';
 import { ADAPTIVE_CEILING, INITIAL_LIMIT } from '../delivery/pace';
-import { DEFAULT_DEDUPE_HISTORY_SIZE, LANGUAGE_POLICY, MAX_DEDUPE_HISTORY_SIZE, MAX_SMS_PARTS, TEMPLATE_LABELS } from '../schemas';
+import {
+	DEFAULT_DEDUPE_HISTORY_SIZE,
+	DEFAULT_RATE_LIMIT_MAX_WAIT_S,
+	DEFAULT_TIMEOUT_MS,
+	ITEM_OPTIONS_LABELS,
+	LANGUAGE_POLICY,
+	MAX_CONCURRENCY,
+	MAX_DEDUPE_HISTORY_SIZE,
+	MAX_SMS_PARTS,
+} from '../schemas';
 
 /** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */
 
@@ -104,7 +112,7 @@ export const templateOptionsField: INodeProperties = {
 	options: [
 		...(optionsField.options as INodeProperties[]),
 		{
-			displayName: TEMPLATE_LABELS.languagePolicy.label,
+			displayName: ITEM_OPTIONS_LABELS.languagePolicy.label,
 			name: 'languagePolicy',
 			type: 'string',
 			default: LANGUAGE_POLICY,
