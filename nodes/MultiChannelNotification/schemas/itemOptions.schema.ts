@@ -9,7 +9,7 @@ import { asJson, ruleShowing } from './shown';
  * default; for the pacing options, the switches, Phone Number Format and Send Once Per Key, empty
  * (an expression that gave nothing) is the default. A timeout under 1 ms (possible through an
  * expression) would abandon every request while the service may still deliver it, so it is
- * refused before sending; one longer than an hour is cut to an hour. Send Once History Size is how
+ * refused before sending, and so is one longer than an hour. Send Once History Size is how
  * many keys n8n's deduplication store keeps for the node (the newest), a whole number from 1 to a
  * million: every check reads the whole list, so it is bounded. Max SMS Segments (SMS operations) is
  * a whole number from 0 to 255, the most parts a concatenated SMS can have (3GPP TS 23.040
@@ -47,13 +47,13 @@ export const ITEM_OPTIONS_LABELS = {
 
 const isTimeout = (value: unknown) => {
 	const number = Number(value);
-	return value === undefined || (Number.isFinite(number) && number >= 1);
+	return value === undefined || (Number.isFinite(number) && number >= 1 && number <= MAX_TIMEOUT_MS);
 };
 
 const timeout = z
 	.unknown()
-	.superRefine(ruleShowing(isTimeout, 'must be a number of milliseconds, at least 1', asJson))
-	.transform((value) => (value === undefined ? DEFAULT_TIMEOUT_MS : Math.min(Math.ceil(Number(value)), MAX_TIMEOUT_MS)));
+	.superRefine(ruleShowing(isTimeout, `must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (an hour)`, asJson))
+	.transform((value) => (value === undefined ? DEFAULT_TIMEOUT_MS : Math.ceil(Number(value))));
 
 const isHistorySize = (value: unknown) => {
 	const number = Number(value);

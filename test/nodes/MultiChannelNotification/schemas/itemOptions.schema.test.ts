@@ -1,6 +1,6 @@
 /**
- * Options → Timeout (Milliseconds), read for each item: unset is 30 s, at least 1 ms, parts
- * of a millisecond rounded up, and anything over an hour cut to an hour. Options → Send Once
+ * Options → Timeout (Milliseconds), read for each item: unset is 30 s, from 1 ms to an hour,
+ * parts of a millisecond rounded up; anything else refused, never cut to a bound. Options → Send Once
  * History Size: unset is 10000; a whole number from 1 to a million, else refused.
  */
 import type { INodeProperties } from 'n8n-workflow';
@@ -18,7 +18,6 @@ test.each([
 	['a number as text', '250', 250],
 	['part of a millisecond, rounded up', 1.2, 2],
 	['an hour', 3_600_000, 3_600_000],
-	['more than an hour, cut to an hour', 7_200_000, 3_600_000],
 ])('%s: taken', (_name, timeout, taken) => {
 	const { data, problems } = check(timeout);
 	expect(problems).toEqual([]);
@@ -30,9 +29,10 @@ test.each([
 	['0', 0, '0'],
 	['under 1 ms', 0.5, '0.5'],
 	['not a number', 'soon', '"soon"'],
+	['more than an hour (it was cut to an hour)', 3_600_001, '3600001'],
 ])('%s: refused, naming the field and the value', (_name, timeout, shown) => {
 	expect(check(timeout).problems).toEqual([
-		{ field: 'Timeout (Milliseconds)', path: ['options', 'timeout'], rule: 'must be a number of milliseconds, at least 1', value: shown },
+		{ field: 'Timeout (Milliseconds)', path: ['options', 'timeout'], rule: 'must be a number of milliseconds from 1 to 3600000 (an hour)', value: shown },
 	]);
 });
 

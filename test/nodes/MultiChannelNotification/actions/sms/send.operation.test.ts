@@ -118,7 +118,7 @@ describe('SMS → Send through the engine', () => {
 		});
 
 		expectRefused(error, 'Item 0: 3 problems (Timeout (Milliseconds), Phone Number, Message)', [
-			'Timeout (Milliseconds) must be a number of milliseconds, at least 1 — got 0',
+			'Timeout (Milliseconds) must be a number of milliseconds from 1 to 3600000 (an hour) — got 0',
 			'Phone Number must be an Indonesian number starting with +62 (SMS cannot be sent to other numbers for now) — got "+6591234567"',
 			'Message is required and must not be empty',
 		]);
