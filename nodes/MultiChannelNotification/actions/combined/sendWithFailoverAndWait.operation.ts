@@ -9,7 +9,7 @@ import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions 
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';
-import { SMS_ALLOWED_NUMBER } from '../../schemas';
+import { SMS_ALLOWED_NUMBER } from '../../schemas/common';
 import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
 import { ENDPOINTS } from '../../transport';
 import { templateFields } from '../chatMessage/templateFields';
