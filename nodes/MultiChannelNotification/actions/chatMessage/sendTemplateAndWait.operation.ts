@@ -8,6 +8,7 @@ import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOpti
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
 import { answerLink, withTemplateLink } from '../../sendAndWait/link';
+import { waitForAnswer } from '../../sendAndWait/wait';
 import { templateRequest } from './sendTemplate.operation';
 import { templateFields } from './templateFields';
 import { readTemplateFields } from './templateReader';
@@ -42,3 +43,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, options: Ite
 	if (problems.length > 0) throw inputError(this.getNode(), itemIndex, problems);
 	return templateRequest(this, candidate, itemIndex);
 }
+
+/** Sends the message, then waits for the answer; the answer's output names the channel that asked (sendAndWait/question.ts). */
+export const run = waitForAnswer('chat');

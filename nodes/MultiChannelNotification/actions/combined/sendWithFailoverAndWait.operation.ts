@@ -11,6 +11,7 @@ import { inputError } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';
 import { SMS_ALLOWED_NUMBER } from '../../schemas/common';
 import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
+import { waitForAnswer } from '../../sendAndWait/wait';
 import { ENDPOINTS } from '../../transport';
 import { templateFields } from '../chatMessage/templateFields';
 import { readTemplateFields, templatePreview } from '../chatMessage/templateReader';
@@ -66,3 +67,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, options: Ite
 	const extras = { from: body.chat.from, to: body.chat.to, phoneNumber: body.sms.phone_number, ...(preview === undefined ? {} : { preview }) };
 	return withSmsCost({ endpoint: ENDPOINTS.combined, body, extras }, body.sms.message);
 }
+
+/** Sends the message, then waits for the answer; the answer's output names the channel that asked (sendAndWait/question.ts). */
+export const run = waitForAnswer('chatWithSmsFailover');

@@ -9,6 +9,7 @@ import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/r
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY, WAIT_RULES } from '../../editor/tool';
 import { HUMAN_REVIEW_RESOURCE, shownFor } from '../../helpers/resource';
 import { answerLink } from '../../sendAndWait/link';
+import { waitForAnswer } from '../../sendAndWait/wait';
 import { prepareSms, SMS_LABELS, smsFields } from './sms';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
@@ -50,3 +51,6 @@ export const description: INodeProperties[] = [
 export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
 	return prepareSms(this, itemIndex, options, answerLink(this));
 }
+
+/** Sends the message, then waits for the answer; the answer's output names the channel that asked (sendAndWait/question.ts). */
+export const run = waitForAnswer('sms');

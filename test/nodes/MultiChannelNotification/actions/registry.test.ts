@@ -1,3 +1,5 @@
+import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { HUMAN_REVIEW_RESOURCE, resourceOf } from '../../../../nodes/MultiChannelNotification/helpers/resource';
 import { operationFor, operationProperties, registry } from '../../../../nodes/MultiChannelNotification/actions/registry';
@@ -44,6 +46,14 @@ describe('operation registry', () => {
 		expect((resourceField?.options ?? []).map((option) => ('value' in option ? option.value : ''))).not.toContain(HUMAN_REVIEW_RESOURCE);
 		expect(operationFor(resourceOf(HUMAN_REVIEW_RESOURCE), 'sendAndWait')).toBe(registry.sms.sendAndWait);
 		expect(resourceOf('chatMessage')).toBe('chatMessage');
+	});
+
+	test('how an operation runs is its own: the Send and Wait operations carry the wait, every other runs the ordinary way', () => {
+		const runs = Object.entries(registry).flatMap(([resource, operations]) =>
+			Object.entries(operations).map(([name, operation]) => [`${resource}.${name}`, operation.option.value, 'run' in operation && typeof operation.run === 'function']),
+		);
+		expect(runs).toHaveLength(7);
+		for (const [name, value, runsItself] of runs) expect([name, runsItself]).toEqual([name, value === SEND_AND_WAIT_OPERATION]);
 	});
 
 	test('lookups of unknown or inherited names find nothing', () => {
