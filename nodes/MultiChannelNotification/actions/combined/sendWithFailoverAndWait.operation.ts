@@ -11,6 +11,7 @@ import { inputError } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';
 import { SMS_ALLOWED_NUMBER } from '../../schemas/common';
 import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
+import type { Channel } from '../../sendAndWait/question';
 import { waitForAnswer } from '../../sendAndWait/wait';
 import { ENDPOINTS } from '../../transport';
 import { templateFields } from '../chatMessage/templateFields';
@@ -68,5 +69,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, options: Ite
 	return withSmsCost({ endpoint: ENDPOINTS.combined, body, extras }, body.sms.message);
 }
 
-/** Sends the message, then waits for the answer; the answer's output names the channel that asked (sendAndWait/question.ts). */
-export const run = waitForAnswer('chatWithSmsFailover');
+/** What carries the question: a chat template, with the SMS if the chat fails. The answer's output names it (sendAndWait/question.ts). */
+export const channel = 'chatWithSmsFailover' satisfies Channel;
+
+/** Sends the message, then waits for the answer. */
+export const run = waitForAnswer(channel);

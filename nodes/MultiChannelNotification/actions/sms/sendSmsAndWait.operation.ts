@@ -9,6 +9,7 @@ import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/r
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY, WAIT_RULES } from '../../editor/tool';
 import { HUMAN_REVIEW_RESOURCE, shownFor } from '../../helpers/resource';
 import { answerLink } from '../../sendAndWait/link';
+import type { Channel } from '../../sendAndWait/question';
 import { waitForAnswer } from '../../sendAndWait/wait';
 import { prepareSms, SMS_LABELS, smsFields } from './sms';
 
@@ -52,5 +53,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, options: Ite
 	return prepareSms(this, itemIndex, options, answerLink(this));
 }
 
-/** Sends the message, then waits for the answer; the answer's output names the channel that asked (sendAndWait/question.ts). */
-export const run = waitForAnswer('sms');
+/** What carries the question: an SMS. The answer's output names it (sendAndWait/question.ts). */
+export const channel = 'sms' satisfies Channel;
+
+/** Sends the message, then waits for the answer. */
+export const run = waitForAnswer(channel);
