@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { operationProperties, registry } from './actions/registry';
+import { operationProperties, registry, resourceProperty } from './actions/registry';
 import { router } from './actions/router';
 import type { BuilderHint } from './editor/builderHint';
 import { NODE_HINT, withBuilderHints } from './editor/builderHint';
@@ -56,18 +56,7 @@ export class MultiChannelNotification implements INodeType {
 		properties: withBuilderHints([
 			// Shown only in the AI-agent tool variant: what the model is told, per operation.
 			...toolDescriptionProperties(registry),
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Chat Message', value: 'chatMessage' },
-					{ name: 'SMS', value: 'sms' },
-					{ name: 'Combined Notification', value: 'combined' },
-				],
-				default: 'chatMessage',
-			},
+			resourceProperty,
 			...operationProperties,
 		]),
 	};

@@ -28,6 +28,24 @@ export const registry = {
 type NodeMap = { [R in keyof typeof registry]: keyof (typeof registry)[R] };
 type Resource = keyof NodeMap;
 
+/** Each resource by the name the Resource field gives it, in the field's order (Chat Message first, its default). */
+export const RESOURCE_NAMES: { [R in Resource]: string } = {
+	chatMessage: 'Chat Message',
+	sms: 'SMS',
+	combined: 'Combined Notification',
+};
+
+/** The node's Resource field: the registry's resources. */
+export const resourceProperty: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: Object.entries(RESOURCE_NAMES).map(([value, name]) => ({ name, value })),
+	// A literal: n8n's lint (node-param-default-missing) reads only a literal as a default. A test keeps it the first resource.
+	default: 'chatMessage',
+};
+
 /** The implementation of a resource/operation pair read from the node's parameters. */
 export function operationFor(resource: string, operation: string): SendOperation | undefined {
 	if (!Object.hasOwn(registry, resource)) return undefined;

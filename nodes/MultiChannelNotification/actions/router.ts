@@ -1,20 +1,36 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { deliver, readItem } from '../delivery/delivery';
-import type { Ready } from '../delivery/operation';
+import type { OperationRun, Ready } from '../delivery/operation';
 import { Outcomes } from '../delivery/outcomes';
 import { isToolRun, toolResultForError } from '../delivery/toolResult';
 import { otherError } from '../helpers/errors';
 import { CUSTOM_API_CALL, CUSTOM_API_CALL_MESSAGE, resourceOf } from '../helpers/resource';
-import { sendAndWait } from '../sendAndWait/wait';
 import { operationFor } from './registry';
 
 /**
- * Runs one operation over all input items in two passes: first every item is read and checked
- * (options included), so without Continue On Fail one invalid item stops the run before anything
- * is sent and a re-run after the fix cannot send twice; then the valid items are delivered. One
- * output item per input item, in input order, each with pairedItem.
+ * The ordinary run, in two passes: first every item is read and checked (options included), so
+ * without Continue On Fail one invalid item stops the run before anything is sent and a re-run
+ * after the fix cannot send twice; then the valid items are delivered.
+ */
+const readThenDeliver: OperationRun = async function (operation, outcomes) {
+	const ready: Ready[] = [];
+	const count = this.getInputData().length;
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		try {
+			ready.push(readItem(this, operation, itemIndex));
+		} catch (error) {
+			if (outcomes.fail(itemIndex, error) === 'stop') return outcomes.finish();
+		}
+	}
+	if (ready.length > 0) await deliver.call(this, operation, ready, outcomes);
+	return outcomes.finish();
+};
+
+/**
+ * Runs the chosen operation over all input items, its own way or the ordinary one. One output
+ * item per input item, in input order, each with pairedItem.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resourceName = this.getNodeParameter('resource', 0) as string;
@@ -35,17 +51,5 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const outcomes = new Outcomes(this, items.length, tool ? 'tool' : this.continueOnFail() ? 'item' : 'throw', (error) =>
 		toolResultForError(error, this.getNode().parameters),
 	);
-
-	if (operationName === SEND_AND_WAIT_OPERATION) return await sendAndWait.call(this, resource, operation, outcomes);
-
-	const ready: Ready[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			ready.push(readItem(this, operation, itemIndex));
-		} catch (error) {
-			if (outcomes.fail(itemIndex, error) === 'stop') return outcomes.finish();
-		}
-	}
-	if (ready.length > 0) await deliver.call(this, operation, ready, outcomes);
-	return outcomes.finish();
+	return await (operation.run ?? readThenDeliver).call(this, operation, outcomes);
 }

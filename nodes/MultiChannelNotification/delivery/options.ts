@@ -3,8 +3,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { Problem } from '../helpers/errors';
 import type { PhoneNumberFormat } from '../helpers/phoneNumber';
 import { judge } from '../helpers/validation';
-import type { ItemOptionValues } from '../schemas';
-import { ITEM_OPTIONS_LABELS, itemOptionsSchema } from '../schemas';
+import type { ItemOptionValues } from '../schemas/itemOptions.schema';
+import { ITEM_OPTIONS_LABELS, itemOptionsSchema } from '../schemas/itemOptions.schema';
 import { INITIAL_LIMIT } from './pace';
 import type { PacingSettings } from './scheduler';
 

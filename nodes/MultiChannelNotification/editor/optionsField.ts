@@ -10,7 +10,7 @@ import {
 	MAX_CONCURRENCY,
 	MAX_DEDUPE_HISTORY_SIZE,
 	MAX_SMS_PARTS,
-} from '../schemas';
+} from '../schemas/itemOptions.schema';
 
 /** The Options collection every send has: number handling, pacing, 429 handling, timeout, dry run, send once. */
 

@@ -4,7 +4,7 @@
  * Indonesian 0812… into +62812…, so the texts say so instead of suggesting only +62… works.
  */
 
-import { SMS_ALLOWED_NUMBER } from '../schemas';
+import { SMS_ALLOWED_NUMBER } from '../schemas/common';
 
 /** Shown greyed in every empty phone field: both spellings the node accepts. */
 export const PHONE_PLACEHOLDER = 'e.g. 0812 3456 7890 or +6281234567890';

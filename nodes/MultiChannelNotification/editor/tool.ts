@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { SendOperation } from '../delivery/operation';
-import { SMS_ALLOWED_NUMBER } from '../schemas';
+import { SMS_ALLOWED_NUMBER } from '../schemas/common';
 
 /**
  * What an AI model is told about the node as its tool: the phrases several operations' tool

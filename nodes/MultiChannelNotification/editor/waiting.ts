@@ -1,4 +1,5 @@
 import type { NodeHint } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { escapeHtmlExpression } from '../helpers/html';
 import { shownFor } from '../helpers/resource';
@@ -25,6 +26,14 @@ const raw = (name: string) =>
 	escapeHtmlExpression(`String($rawParameter["${name}"] || "").replace(/^=/, "")`);
 const code = (name: string) => `"<code>" + ${raw(name)} + "</code>"`;
 
+/** The operation value as the editor's expressions compare it. */
+const WAITS = `$parameter["operation"] === ${JSON.stringify(SEND_AND_WAIT_OPERATION)}`;
+
+/*
+ * The resource values are the registry's (actions/registry.ts), which editor/ may not import:
+ * SMS's through shownFor, "combined" written out; editor/waitingTooltip.test.ts keeps each
+ * resource's text the one its Send and Wait operation's channel calls for.
+ */
 /** Resource SMS, or the human-review tool's (an SMS too). */
 const isSms = shownFor('sms').map((value) => `$parameter["resource"] === ${JSON.stringify(value)}`).join(' || ');
 
@@ -40,7 +49,7 @@ const OPEN_LINK = `" <a href=\\"" + ${escapeHtmlExpression('String($execution.re
 const FIND_LINK =
 	'" To answer, open the link in that message. With the local sandbox as the service (npm start), the sandbox’s phone page (its address is printed by npm start) shows that message and its link."';
 
-export const WAITING_TOOLTIP = `={{ $parameter["operation"] !== "sendAndWait" ? "" : "Waiting for an answer. The question went " + ${WHERE} + "." + (${SIGNED} ? ${OPEN_LINK} : ${FIND_LINK}) }}`;
+export const WAITING_TOOLTIP = `={{ !(${WAITS}) ? "" : "Waiting for an answer. The question went " + ${WHERE} + "." + (${SIGNED} ? ${OPEN_LINK} : ${FIND_LINK}) }}`;
 
 /** Below the output once the answer is in: what the item holds. */
 export const ANSWER_OUTPUT_HINT: NodeHint = {
@@ -49,5 +58,5 @@ export const ANSWER_OUTPUT_HINT: NodeHint = {
 	type: 'info',
 	location: 'outputPane',
 	whenToDisplay: 'afterExecution',
-	displayCondition: '={{ $parameter["operation"] === "sendAndWait" }}',
+	displayCondition: `={{ ${WAITS} }}`,
 };

@@ -3,7 +3,12 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import type { Problem } from '../helpers/errors';
 import type { Verdict } from '../helpers/validation';
 import { judge } from '../helpers/validation';
-import type { FieldAnswer } from './answer.schema';
+import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
+import type { FormField, UploadedFile } from './form';
+import { FIELDS_END, FORM_END, inputName, putLast } from './form';
+import { binaryKey } from './formDefinition.schema';
+import type { PageBody } from './page';
+import type { FieldAnswer } from './postedAnswer.schema';
 import {
 	choiceAnswerSchema,
 	chosenFiles,
@@ -13,15 +18,10 @@ import {
 	REQUEST_RULES,
 	sentAsSchema,
 	textAnswerSchema,
-} from './answer.schema';
-import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE, MAX_ANSWER_CHARS } from './constants';
-import type { FormField, UploadedFile } from './form';
-import { FIELDS_END, FORM_END, inputName, putLast } from './form';
-import { binaryKey } from './formDefinition.schema';
-import type { PageBody } from './page';
+} from './postedAnswer.schema';
 
 /**
- * Reading a POSTed answer (answer.schema.ts has its rules): what it answers, or the page that
+ * Reading a POSTed answer (postedAnswer.schema.ts has its rules): what it answers, or the page that
  * tells the person why it was not recorded, which is where its problems become an HTTP status
  * and a text. The execution keeps waiting for a better one.
  */

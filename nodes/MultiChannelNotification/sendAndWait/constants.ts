@@ -15,7 +15,7 @@ export const CHOICE_TYPES = ['dropdown', 'radio', 'checkbox'];
 export const HIDDEN_TYPE = 'hiddenField';
 /** The element the person attaches files with: they come out as the output item's binary data. */
 export const FILE_TYPE = 'file';
-/** The element that shows text of the workflow's on the page (html.ts keeps what is safe of it); output only if it has an Element Name. */
+/** The element that shows text of the workflow's on the page (customHtml.ts keeps what is safe of it); output only if it has an Element Name. */
 export const HTML_TYPE = 'html';
 /** Every element type a Custom Form can have: those a phone's browser renders without script (files too), text to show, and a hidden one. */
 export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'password', ...CHOICE_TYPES, FILE_TYPE, HTML_TYPE, HIDDEN_TYPE];

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Problem } from '../helpers/errors';
 import { judge } from '../helpers/validation';
 import { FILE_TYPE, HIDDEN_TYPE, HTML_TYPE } from './constants';
+import { safeHtml } from './customHtml';
 import {
 	acceptList,
 	EDITOR_FORM_LABELS,
@@ -13,7 +14,6 @@ import {
 	optionsOf,
 	text,
 } from './formDefinition.schema';
-import { safeHtml } from './html';
 
 /**
  * Custom Form: the fields a person fills in on the answer page (their node fields are in

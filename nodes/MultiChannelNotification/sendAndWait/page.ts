@@ -5,7 +5,7 @@
  * Content-Security-Policy allows that one by its hash; every other page has none. A GET only
  * shows it; its forms POST back to the same address, query included (the link's signature),
  * which is the only thing that records an answer. Every text from the workflow is escaped, but
- * a Custom HTML element's, which html.ts keeps to safe markup.
+ * a Custom HTML element's, which customHtml.ts keeps to safe markup.
  */
 
 import { escapeHtml } from '../helpers/html';

@@ -1,5 +1,10 @@
 import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+/** What carried the question: an SMS, a chat template, or a chat template with SMS failover. */
+const CHANNELS = ['sms', 'chat', 'chatWithSmsFailover'] as const;
+/** Each Send and Wait operation names its own (actions/<resource>/…AndWait.operation.ts). */
+export type Channel = (typeof CHANNELS)[number];
+
 /**
  * Who was asked, and by which message. Kept in the node's context when the message goes out: n8n
  * saves that context with the waiting execution (in its database, so queue-mode workers and a
@@ -8,8 +13,7 @@ import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-work
  * apart; `data` itself keeps the shape of n8n's own send-and-wait nodes.
  */
 type Question = {
-	/** What carried the question: an SMS, a chat template, or a chat template with SMS failover. */
-	channel: 'sms' | 'chat' | 'chatWithSmsFailover';
+	channel: Channel;
 	/** The number the node sent to, as sent (after Phone Number Format); a combined send's chat To. */
 	recipient: string;
 	/** A combined send's SMS number, as sent. */
@@ -26,16 +30,13 @@ const CONTEXT_KEY = 'sendAndWaitQuestion';
 /** The value in the link of the question the execution waits for (link.ts), kept beside it. */
 const LINK_KEY = 'sendAndWaitLink';
 
-const CHANNELS: Record<string, Question['channel']> = { sms: 'sms', chatMessage: 'chat', combined: 'chatWithSmsFailover' };
-
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined);
 
 /** The question as the sent item shows it: the numbers the request carried, the ids the service answered. */
-export function questionOf(resource: string, sent: IDataObject): Question | undefined {
-	const channel = CHANNELS[resource];
+export function questionOf(channel: Channel, sent: IDataObject): Question | undefined {
 	const answer = (sent.data ?? {}) as IDataObject;
 	const recipient = text(channel === 'sms' ? sent.phoneNumber : sent.to);
-	if (channel === undefined || recipient === undefined) return undefined;
+	if (recipient === undefined) return undefined;
 	const question: Question = { channel, recipient };
 	const smsRecipient = channel === 'chatWithSmsFailover' ? text(sent.phoneNumber) : undefined;
 	if (smsRecipient !== undefined) question.smsRecipient = smsRecipient;
@@ -64,7 +65,7 @@ function isQuestion(value: unknown): value is Question {
 	return (
 		typeof question === 'object' &&
 		question !== null &&
-		Object.values(CHANNELS).includes(question.channel as Question['channel']) &&
+		CHANNELS.includes(question.channel as Channel) &&
 		typeof question.recipient === 'string'
 	);
 }

@@ -2,13 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData, ITaskMetadata } from 'n8n-w
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { deliver, readItem } from '../delivery/delivery';
-import type { SendOperation } from '../delivery/operation';
+import type { OperationRun, SendOperation } from '../delivery/operation';
 import type { Outcomes } from '../delivery/outcomes';
 import type { Problem } from '../helpers/errors';
 import { judge } from '../helpers/validation';
 import { WAIT_LIMIT_LABELS, waitLimitSchema } from '../schemas/waitLimit.schema';
 import { readFormParameters } from './form';
 import { answerLink, questionNonce } from './link';
+import type { Channel } from './question';
 import { questionOf, rememberQuestion } from './question';
 
 /**
@@ -30,13 +31,13 @@ export function readWait(context: IExecuteFunctions, itemIndex: number, now = Da
 
 /**
  * Send and Wait for Response, as n8n's own nodes do it: one message for the execution (from the
- * first item; `resource` as the router read it), then the execution waits for the answer that comes through the node's webhook
- * (webhook.ts). Nothing waits unless the message was sent: an invalid item, a Dry Run or a failed
- * send ends here like any other send, with nothing waiting.
+ * first item; `channel` as the operation names it), then the execution waits for the answer that
+ * comes through the node's webhook (webhook.ts). Nothing waits unless the message was sent: an
+ * invalid item, a Dry Run or a failed send ends here like any other send, with nothing waiting.
  */
-export async function sendAndWait(
+async function sendAndWait(
 	this: IExecuteFunctions,
-	resource: string,
+	channel: Channel,
 	operation: SendOperation,
 	outcomes: Outcomes,
 ): Promise<INodeExecutionData[][]> {
@@ -56,7 +57,7 @@ export async function sendAndWait(
 	if (sent === undefined) return outcomes.finish();
 	// Who was asked and by which message, for the answer's output, and the value in its link,
 	// so that only this question's link answers (question.ts).
-	rememberQuestion(this, questionOf(resource, sent), questionNonce(this));
+	rememberQuestion(this, questionOf(channel, sent), questionNonce(this));
 	// n8n 2.8–2.13 check the link's signature only when asked to; 2.14 and newer always do.
 	if (typeof this.setSignatureValidationRequired === 'function') this.setSignatureValidationRequired();
 	// Newer n8n (2.41) hands a waiting task's resumeUrl to the editor's waiting tooltip (editor/waiting.ts).
@@ -64,4 +65,11 @@ export async function sendAndWait(
 	if (typeof this.setMetadata === 'function') this.setMetadata(metadata);
 	await this.putExecutionToWait(waitTill);
 	return [this.getInputData()];
+}
+
+/** How a Send and Wait operation runs: its message sent over `channel`, then the wait for the answer. */
+export function waitForAnswer(channel: Channel): OperationRun {
+	return async function (operation, outcomes) {
+		return await sendAndWait.call(this, channel, operation, outcomes);
+	};
 }

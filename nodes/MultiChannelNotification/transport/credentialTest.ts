@@ -1,10 +1,10 @@
 import type { ICredentialTestFunctions, ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { CERTIFICATE_HINT, isCertificateFailure, redirectTarget, serviceMessage } from './answer';
 import { checkCredential, credentialProblem, IGNORE_SSL_ISSUES } from './connection';
 import { ENDPOINTS } from './endpoints';
 import type { Client } from './exchange';
 import { fetchClient, MAX_ANSWER_TEXT, WireFailure } from './exchange';
+import { CERTIFICATE_HINT, isCertificateFailure, redirectTarget, serviceMessage } from './response';
 import { makeScrubber } from './secrets';
 
 /**

@@ -1,16 +1,16 @@
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
-import type { AnswerContext, ServiceResponse } from './answer';
-import { responseOrThrow, statusError, wireError } from './answer';
 import type { ServiceConnection } from './connection';
 import { CREDENTIAL_TYPE } from './connection';
 import type { Endpoint } from './endpoints';
 import type { Client, StreamAnswer } from './exchange';
 import { helperThis, httpRequestOptions, n8nClient, WireFailure } from './exchange';
+import type { AnswerContext, ServiceResponse } from './response';
+import { responseOrThrow, statusError, wireError } from './response';
 
 /** The only module that talks to the service. */
 
-export type { ServiceResponse } from './answer';
+export type { ServiceResponse } from './response';
 export type { ServiceConnection } from './connection';
 export { checkApiKey, checkBaseUrl, getConnection } from './connection';
 export { testCredential } from './credentialTest';

@@ -8,6 +8,8 @@ import { linkPlaceholderField, pageMessageField, responseFields, sendAndWaitOpti
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
 import { answerLink, withTemplateLink } from '../../sendAndWait/link';
+import type { Channel } from '../../sendAndWait/question';
+import { waitForAnswer } from '../../sendAndWait/wait';
 import { templateRequest } from './sendTemplate.operation';
 import { templateFields } from './templateFields';
 import { readTemplateFields } from './templateReader';
@@ -42,3 +44,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, options: Ite
 	if (problems.length > 0) throw inputError(this.getNode(), itemIndex, problems);
 	return templateRequest(this, candidate, itemIndex);
 }
+
+/** What carries the question: a chat template. The answer's output names it (sendAndWait/question.ts). */
+export const channel = 'chat' satisfies Channel;
+
+/** Sends the message, then waits for the answer. */
+export const run = waitForAnswer(channel);

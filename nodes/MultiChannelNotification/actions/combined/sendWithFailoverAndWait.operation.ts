@@ -9,8 +9,10 @@ import { linkPlaceholderField, MESSAGE_ROWS, responseFields, sendAndWaitOptions 
 import { LINK_PLACEHOLDER_RULE, OUTCOME_RULES, PHONE_RULE, WAIT_RULES } from '../../editor/tool';
 import { inputError } from '../../helpers/errors';
 import { parseOrThrow } from '../../helpers/validation';
-import { SMS_ALLOWED_NUMBER } from '../../schemas';
+import { SMS_ALLOWED_NUMBER } from '../../schemas/common';
 import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/link';
+import type { Channel } from '../../sendAndWait/question';
+import { waitForAnswer } from '../../sendAndWait/wait';
 import { ENDPOINTS } from '../../transport';
 import { templateFields } from '../chatMessage/templateFields';
 import { readTemplateFields, templatePreview } from '../chatMessage/templateReader';
@@ -66,3 +68,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, options: Ite
 	const extras = { from: body.chat.from, to: body.chat.to, phoneNumber: body.sms.phone_number, ...(preview === undefined ? {} : { preview }) };
 	return withSmsCost({ endpoint: ENDPOINTS.combined, body, extras }, body.sms.message);
 }
+
+/** What carries the question: a chat template, with the SMS if the chat fails. The answer's output names it (sendAndWait/question.ts). */
+export const channel = 'chatWithSmsFailover' satisfies Channel;
+
+/** Sends the message, then waits for the answer. */
+export const run = waitForAnswer(channel);

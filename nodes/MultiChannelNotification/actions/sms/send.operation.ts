@@ -6,7 +6,7 @@ import type { ItemOptions } from '../../delivery/options';
 import { smsOptionsField } from '../../editor/optionsField';
 import { SMS_RECIPIENT_DESCRIPTION } from '../../editor/phoneText';
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
-import { SMS_ALLOWED_NUMBER } from '../../schemas';
+import { SMS_ALLOWED_NUMBER } from '../../schemas/common';
 import { prepareSms, SMS_LABELS, smsFields } from './sms';
 
 export const option: OperationOption = { name: 'Send SMS', value: 'send', action: 'Send an SMS',

@@ -9,6 +9,8 @@ import { MESSAGE_ROWS, responseFields, sendAndWaitOptions } from '../../editor/r
 import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY, WAIT_RULES } from '../../editor/tool';
 import { HUMAN_REVIEW_RESOURCE, shownFor } from '../../helpers/resource';
 import { answerLink } from '../../sendAndWait/link';
+import type { Channel } from '../../sendAndWait/question';
+import { waitForAnswer } from '../../sendAndWait/wait';
 import { prepareSms, SMS_LABELS, smsFields } from './sms';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
@@ -50,3 +52,9 @@ export const description: INodeProperties[] = [
 export function prepare(this: IExecuteFunctions, itemIndex: number, options: ItemOptions): PreparedSend {
 	return prepareSms(this, itemIndex, options, answerLink(this));
 }
+
+/** What carries the question: an SMS. The answer's output names it (sendAndWait/question.ts). */
+export const channel = 'sms' satisfies Channel;
+
+/** Sends the message, then waits for the answer. */
+export const run = waitForAnswer(channel);

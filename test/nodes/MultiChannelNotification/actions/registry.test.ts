@@ -1,6 +1,8 @@
+import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { HUMAN_REVIEW_RESOURCE, resourceOf } from '../../../../nodes/MultiChannelNotification/helpers/resource';
-import { operationFor, operationProperties, registry } from '../../../../nodes/MultiChannelNotification/actions/registry';
+import { operationFor, operationProperties, registry, RESOURCE_NAMES } from '../../../../nodes/MultiChannelNotification/actions/registry';
 
 describe('operation registry', () => {
 	const node = new MultiChannelNotification();
@@ -14,6 +16,14 @@ describe('operation registry', () => {
 		}
 		expect(Object.keys(names)).toHaveLength(5);
 		expect(node.description.subtitle).toBe(`={{ ${JSON.stringify(names)}[$parameter["operation"]] }}`);
+	});
+
+	test("the Resource field offers the registry's resources, each by the name the registry gives it, Chat Message first", () => {
+		const resourceField = node.description.properties.find((property) => property.name === 'resource');
+		expect(Object.keys(RESOURCE_NAMES).sort()).toEqual(Object.keys(registry).sort());
+		expect(resourceField?.options).toEqual(Object.entries(RESOURCE_NAMES).map(([value, name]) => ({ name, value })));
+		expect(resourceField?.default).toBe(Object.keys(RESOURCE_NAMES)[0]);
+		expect(resourceField?.default).toBe('chatMessage');
 	});
 
 	test('every operation the editor offers has an implementation, and nothing else does', () => {
@@ -44,6 +54,14 @@ describe('operation registry', () => {
 		expect((resourceField?.options ?? []).map((option) => ('value' in option ? option.value : ''))).not.toContain(HUMAN_REVIEW_RESOURCE);
 		expect(operationFor(resourceOf(HUMAN_REVIEW_RESOURCE), 'sendAndWait')).toBe(registry.sms.sendAndWait);
 		expect(resourceOf('chatMessage')).toBe('chatMessage');
+	});
+
+	test('how an operation runs is its own: the Send and Wait operations carry the wait, every other runs the ordinary way', () => {
+		const runs = Object.entries(registry).flatMap(([resource, operations]) =>
+			Object.entries(operations).map(([name, operation]) => [`${resource}.${name}`, operation.option.value, 'run' in operation && typeof operation.run === 'function']),
+		);
+		expect(runs).toHaveLength(7);
+		for (const [name, value, runsItself] of runs) expect([name, runsItself]).toEqual([name, value === SEND_AND_WAIT_OPERATION]);
 	});
 
 	test('lookups of unknown or inherited names find nothing', () => {

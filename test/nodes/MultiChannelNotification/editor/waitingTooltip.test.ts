@@ -6,8 +6,9 @@
  * 2.41 gives the waiting task's `metadata.resumeUrl`, which the node sets to its signed link.
  */
 import type { INode, INodeParameters } from 'n8n-workflow';
-import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { NodeHelpers, SEND_AND_WAIT_OPERATION, Workflow } from 'n8n-workflow';
 
+import { registry } from '../../../../nodes/MultiChannelNotification/actions/registry';
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { HUMAN_REVIEW_RESOURCE } from '../../../../nodes/MultiChannelNotification/helpers/resource';
 import { NODE_NAME, NODE_TYPE, runNode } from '../../../helpers/engine';
@@ -69,6 +70,21 @@ test('chat and chat with SMS failover name their numbers', () => {
 	expect(tooltip({ resource: 'combined', operation: 'sendAndWait', to: '+6281234567890', phoneNumber: '={{ $parameter["to"] }}' })).toContain(
 		'went by chat message to <code>+6281234567890</code>; the service may fall back to SMS to <code>{{ $parameter[&quot;to&quot;] }}</code>.',
 	);
+});
+
+test("the tooltip's resource values are the registry's: each resource's Send and Wait is described by the channel its operation names", () => {
+	const to = '+6281234567890';
+	const phoneNumber = '+6281300001111';
+	const said: Record<string, string> = {
+		sms: `went by SMS to <code>${phoneNumber}</code>.`,
+		chat: `went by chat message to <code>${to}</code>.`,
+		chatWithSmsFailover: `went by chat message to <code>${to}</code>; the service may fall back to SMS to <code>${phoneNumber}</code>.`,
+	};
+	const described = Object.entries(registry).map(([resource, operations]) => {
+		const { channel } = operations.sendAndWait;
+		return [resource, tooltip({ resource, operation: SEND_AND_WAIT_OPERATION, to, phoneNumber }).includes(said[channel])];
+	});
+	expect(described).toEqual(Object.keys(registry).map((resource) => [resource, true]));
 });
 
 test('no tooltip for the operations that do not wait', () => {

@@ -14,7 +14,7 @@ import {
 	problemOf,
 	showValue,
 } from '../../../../nodes/MultiChannelNotification/helpers/validation';
-import type { FieldLabels } from '../../../../nodes/MultiChannelNotification/schemas';
+import type { FieldLabels } from '../../../../nodes/MultiChannelNotification/schemas/common';
 import { SMS_LABELS, smsSendSchema } from '../../../../nodes/MultiChannelNotification/actions/sms/sms';
 import { TEMPLATE_LABELS } from '../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 

@@ -190,13 +190,13 @@ describe('reading it back, whatever the n8n', () => {
 describe('what is kept when the message goes out', () => {
 	test.each([
 		['an SMS: a numeric id as text, an empty request id left out', 'sms', { phoneNumber: '+6281234567890', data: { id: 7, request_id: '' } }, { channel: 'sms', recipient: '+6281234567890', messageId: '7' }],
-		['a chat: no SMS number, no ids the service did not give', 'chatMessage', { to: '+6281234567890', phoneNumber: '+6281300001111' }, { channel: 'chat', recipient: '+6281234567890' }],
-		['a combined send without an SMS number', 'combined', { to: '+6281234567890', data: { request_id: 'r-1' } }, { channel: 'chatWithSmsFailover', recipient: '+6281234567890', requestId: 'r-1' }],
-		['an empty number: nobody to name', 'chatMessage', { to: '', data: { id: 'm-1' } }, undefined],
-		['a resource that asks nobody', 'somethingElse', { to: '+6281234567890', phoneNumber: '+6281234567890' }, undefined],
-	])('%s', (_name, resource, sent, question) => {
-		// Strict: a key that is there but undefined counts too.
-		expect(questionOf(resource, sent)).toStrictEqual(question);
+		['a chat: no SMS number, no ids the service did not give', 'chat', { to: '+6281234567890', phoneNumber: '+6281300001111' }, { channel: 'chat', recipient: '+6281234567890' }],
+		['a combined send without an SMS number', 'chatWithSmsFailover', { to: '+6281234567890', data: { request_id: 'r-1' } }, { channel: 'chatWithSmsFailover', recipient: '+6281234567890', requestId: 'r-1' }],
+		['an empty number: nobody to name', 'chat', { to: '', data: { id: 'm-1' } }, undefined],
+		['an SMS names its Phone Number, not a chat To', 'sms', { to: '+6281234567890' }, undefined],
+	] as const)('%s', (_name, channel, sent, question) => {
+		// The channel comes with the Send and Wait operation that asked; strict: a key that is there but undefined counts too.
+		expect(questionOf(channel, sent)).toStrictEqual(question);
 	});
 
 	test('nothing is stored when there is no question, or no node context to keep it in', () => {

@@ -4,7 +4,7 @@
  * header image link, the body parameters, and an item that is not an object at all. Each rule has
  * valid and invalid rows, and an invalid row names the field the user must fix.
  */
-import type { FieldLabel } from '../../../../../nodes/MultiChannelNotification/schemas';
+import type { FieldLabel } from '../../../../../nodes/MultiChannelNotification/schemas/common';
 import { TEMPLATE_LABELS } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 import { withListLengths } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateInput';
 import { requestFixture } from '../../../../fixtures/requests';

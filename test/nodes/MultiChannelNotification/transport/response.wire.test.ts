@@ -7,8 +7,8 @@
 import type { INode } from 'n8n-workflow';
 
 import { deliveryOf } from '../../../../nodes/MultiChannelNotification/helpers/errors';
-import type { AnswerContext } from '../../../../nodes/MultiChannelNotification/transport/answer';
-import { redirectTarget, responseOrThrow, serviceMessage, shownText, statusError, wireError } from '../../../../nodes/MultiChannelNotification/transport/answer';
+import type { AnswerContext } from '../../../../nodes/MultiChannelNotification/transport/response';
+import { redirectTarget, responseOrThrow, serviceMessage, shownText, statusError, wireError } from '../../../../nodes/MultiChannelNotification/transport/response';
 import type { Answer, WireFailureKind } from '../../../../nodes/MultiChannelNotification/transport/exchange';
 import { WireFailure } from '../../../../nodes/MultiChannelNotification/transport/exchange';
 

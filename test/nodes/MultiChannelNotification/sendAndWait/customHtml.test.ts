@@ -3,7 +3,7 @@
  * reach past the element's own box (scripts, styles, images, form controls, attributes, tags left
  * open or closed that were never opened).
  */
-import { safeHtml } from '../../../../nodes/MultiChannelNotification/sendAndWait/html';
+import { safeHtml } from '../../../../nodes/MultiChannelNotification/sendAndWait/customHtml';
 
 describe('safeHtml', () => {
 	test.each([
