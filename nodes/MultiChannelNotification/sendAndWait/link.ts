@@ -63,9 +63,9 @@ export function withSmsLink(text: unknown, link: string): unknown {
 }
 
 /**
- * Puts the link into body placeholder {{position}} of a template candidate (actions/chatMessage/templateReader.ts): into the
- * {{1}}, {{2}}… inputs when they are used, else into Body Parameters; or the problems of Link Goes
- * Into (linkPlaceholder.schema.ts), the candidate unchanged.
+ * Puts the link into body placeholder {{position}} of a template candidate (as `readTemplateFields`
+ * reads it): into the {{1}}, {{2}}… inputs when they are used, else into Body Parameters; or the
+ * problems of Link Goes Into (linkPlaceholder.schema.ts), the candidate unchanged.
  */
 export function withTemplateLink(candidate: Record<string, unknown>, position: number, link: string): Problem[] {
 	const inputs = Array.isArray(candidate.placeholderValues) && candidate.placeholderValues.length > 0;

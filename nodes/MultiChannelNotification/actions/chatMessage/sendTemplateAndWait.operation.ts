@@ -10,9 +10,8 @@ import { inputError } from '../../helpers/errors';
 import { answerLink, withTemplateLink } from '../../sendAndWait/link';
 import type { Channel } from '../../sendAndWait/question';
 import { waitForAnswer } from '../../sendAndWait/wait';
-import { templateRequest } from './sendTemplate.operation';
+import { readTemplateFields, templateRequest } from './sendTemplate.operation';
 import { templateFields } from './templateFields';
-import { readTemplateFields } from './templateReader';
 
 export const option: OperationOption = { name: 'Send and Wait for Response', value: SEND_AND_WAIT_OPERATION,
 	action: 'Send a template message and wait for response',

@@ -5,9 +5,15 @@ import { CHAT_NUMBER_LABELS } from '../../schemas/common';
 import { ITEM_OPTIONS_LABELS } from '../../schemas/itemOptions.schema';
 import type { TemplateComponent } from './components.schema';
 import { QUICK_REPLY_INDEXES } from './components.schema';
-import { fieldBodyValues, placeholderInputName, resolveQuickReplyIndexes, templateChecks } from './templateChecks';
 import type { TemplateInput } from './templateInput';
-import { templateInputShape, withListLengths } from './templateInput';
+import {
+	fieldBodyValues,
+	placeholderInputName,
+	resolveQuickReplyIndexes,
+	templateChecks,
+	templateInputShape,
+	withListLengths,
+} from './templateInput';
 
 /**
  * Template message (spec: "Template message object" and "Component object kinds"); also the

@@ -2,8 +2,7 @@ import { z } from 'zod/v4';
 
 import type { FieldLabels } from '../../schemas/common';
 import { requiredText, SMS_ALLOWED_NUMBER, SMS_COUNTRY_RULE, smsPhoneNumberWith } from '../../schemas/common';
-import { templateChecks } from '../chatMessage/templateChecks';
-import { templateInputShape, withListLengths } from '../chatMessage/templateInput';
+import { templateChecks, templateInputShape, withListLengths } from '../chatMessage/templateInput';
 import { TEMPLATE_LABELS, toTemplateMessage } from '../chatMessage/templateMessage.schema';
 
 /**

@@ -9,8 +9,8 @@ import { OUTCOME_RULES, PHONE_RULE, SMS_ONLY } from '../../editor/tool';
 import { parseOrThrow } from '../../helpers/validation';
 import type { ServiceResponse } from '../../transport';
 import { ENDPOINTS } from '../../transport';
+import { readTemplateFields, templatePreview } from '../chatMessage/sendTemplate.operation';
 import { templateFields } from '../chatMessage/templateFields';
-import { readTemplateFields, templatePreview } from '../chatMessage/templateReader';
 import { readSms, smsFields, withinSegmentLimit, withSmsCost } from '../sms/sms';
 import { COMBINED_LABELS as LABELS, combinedSendSchema } from './combined.schema';
 

@@ -14,8 +14,8 @@ import { answerLink, withSmsLink, withTemplateLink } from '../../sendAndWait/lin
 import type { Channel } from '../../sendAndWait/question';
 import { waitForAnswer } from '../../sendAndWait/wait';
 import { ENDPOINTS } from '../../transport';
+import { readTemplateFields, templatePreview } from '../chatMessage/sendTemplate.operation';
 import { templateFields } from '../chatMessage/templateFields';
-import { readTemplateFields, templatePreview } from '../chatMessage/templateReader';
 import { readSms, smsFields, withinSegmentLimit, withSmsCost } from '../sms/sms';
 import { COMBINED_LABELS, combinedSendSchema } from './combined.schema';
 
