@@ -1,7 +1,7 @@
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
-import { HUMAN_REVIEW_RESOURCE, resourceOf } from '../../../../nodes/MultiChannelNotification/helpers/resource';
+import { HUMAN_REVIEW_RESOURCE, resourceOf, shownFor } from '../../../../nodes/MultiChannelNotification/helpers/resource';
 import { operationFor, operationProperties, registry, RESOURCE_NAMES } from '../../../../nodes/MultiChannelNotification/actions/registry';
 
 describe('operation registry', () => {
@@ -41,6 +41,23 @@ describe('operation registry', () => {
 			.flatMap(([resource, operations]) => Object.keys(operations).map((operation) => `${resource}.${operation}`))
 			.sort();
 		expect(offered).toEqual(implemented);
+	});
+
+	test("each operation's fields show for the resource and operation the registry files it under, and for nothing else", () => {
+		// The operation files spell their resource literally (n8n's own nodes do the same); this keeps each equal to the registry's.
+		for (const [resource, operations] of Object.entries(registry)) {
+			for (const [operation, { option, description }] of Object.entries(operations)) {
+				expect(option.value).toBe(operation);
+				// Only Send and Wait also serves the human-review tool's Resource (SMS's); a field may show for that one alone.
+				const resources = operation === SEND_AND_WAIT_OPERATION ? shownFor(resource) : [resource];
+				for (const property of description) {
+					const shownForResources = property.displayOptions?.show?.resource ?? [];
+					expect(shownForResources.length).toBeGreaterThan(0);
+					expect({ field: property.name, resource: shownForResources.filter((value) => !resources.includes(value as string)) }).toEqual({ field: property.name, resource: [] });
+					expect({ field: property.name, operation: property.displayOptions?.show?.operation }).toEqual({ field: property.name, operation: [operation] });
+				}
+			}
+		}
 	});
 
 	test("the human-review tool's Resource: the one n8n fixes, never offered by the Resource field, an SMS at run time", () => {
