@@ -252,6 +252,20 @@ describe('Send Once Per Key', () => {
 		expect(sandbox().requests).toHaveLength(0);
 	});
 
+	test("without a key n8n's deduplication store is never used, not even for an item the service refused", async () => {
+		// One item goes out, one is refused (its chat not started): neither has a key to record or forget.
+		sandbox().startChat('+6281234567890');
+		const before = dedupStore.roundTrips;
+		const run = await runNode({
+			parameters: { ...OPERATIONS[1][1], to: '={{ $json.phone }}' },
+			items: [{ phone: '+6281234567890' }, { phone: '+6281299999999' }],
+			credentials: credentialsFor(sandbox()),
+			continueOnFail: true,
+		});
+		expect(run.output?.map((item) => (item.json.error ? 'failed' : 'sent'))).toEqual(['sent', 'failed']);
+		expect(dedupStore.roundTrips).toBe(before);
+	});
+
 	test('a dry run records nothing', async () => {
 		await runNode({ parameters: bulk({ dryRun: true }), items: orders('E1'), credentials: credentialsFor(sandbox()) });
 		const real = await runNode({ parameters: bulk(), items: orders('E1'), credentials: credentialsFor(sandbox()) });
