@@ -113,6 +113,21 @@ describe('HTTP 429 handling', () => {
 		expect(sandbox().deliveries()).toHaveLength(0);
 	});
 
+	test('giving up says how long the item waited in all, in seconds, after the service\'s own description of its 429', async () => {
+		sandbox().injectFault({ kind: 'status', status: 429, message: 'rate limited', times: 2 });
+		const { error } = await runNode({ parameters: bulkSms({ rateLimitMaxWait: 1 }), items: items(1), credentials: credentialsFor(sandbox()) });
+		const ended = Date.now();
+
+		// Waited 1 s, resent, refused again: the next backoff (2 s) would pass the 1 s budget.
+		expect(sandbox().requests).toHaveLength(2);
+		expect(error?.description).toMatch(/^The service is rate limiting\./);
+		const [, waited, asked] = /The item waited (\d+) s in all and the service asked for (\d+) s more/.exec(error?.description ?? '') ?? [];
+		expect(Number(asked)).toBe(2);
+		// At least the 1 s backoff the node slept; at most the time from the first request to the run's end.
+		expect(Number(waited)).toBeGreaterThanOrEqual(1);
+		expect(Number(waited)).toBeLessThanOrEqual(Math.ceil((ended - sandbox().requests[0].receivedAt) / 1000));
+	});
+
 	test('a Retry-After longer than Rate Limit Max Wait is not waited for', async () => {
 		sandbox().injectFault({ kind: 'status', status: 429, message: 'quota', retryAfter: '3600' });
 		const { error } = await runNode({ parameters: bulkSms({}), items: items(1), credentials: credentialsFor(sandbox()) });
