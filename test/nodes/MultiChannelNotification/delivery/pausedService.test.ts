@@ -9,6 +9,7 @@ import type { INode } from 'n8n-workflow';
 import { toolResultForError } from '../../../../nodes/MultiChannelNotification/delivery/toolResult';
 import { pausedError } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import { runNode } from '../../../helpers/engine';
+import { testCredentialId } from '../../../helpers/isolation';
 import { pauseTaken } from '../../../helpers/pauseTaken';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
@@ -43,6 +44,32 @@ test("execution B (Rate Limit Max Wait 1 s) while A's 429 pauses the service for
 	stop.abort();
 	expect((await a).run.status).toBe('canceled');
 	expect(sandbox().stats().received).toBe(1);
+});
+
+/** Stopped after each test, passed or not: an execution waiting out an hour never outlives its test. */
+let stopAfterTest = new AbortController();
+afterEach(() => {
+	stopAfterTest.abort();
+	stopAfterTest = new AbortController();
+});
+
+test("another credential to the same Base URL is another service: A's 429 pausing its credential's sends does not hold B's", async () => {
+	const credentials = credentialsFor(sandbox());
+	sandbox().injectFault({ kind: 'status', status: 429, message: 'too many requests', retryAfter: '3600' });
+	const stop = stopAfterTest;
+	const a = runNode({ parameters: sms('+6281300000004', { rateLimitMaxWait: 7200 }), credentials, stop: stop.signal });
+	// Were the pace not A's credential's own, it would never pause: the test then fails on its time limit.
+	await pauseTaken(credentials.baseUrl, stop.signal);
+	// The same credential type, name and Base URL; only the credential's id differs.
+	const b = await runNode({ parameters: sms('+6281300000005', { rateLimitMaxWait: 1 }), credentials, credentialId: `${testCredentialId()} (another)` });
+
+	expect(b.error).toBeUndefined();
+	expect(b.output?.map((item) => item.json.message)).toEqual(['success']);
+	const phones = sandbox().requests.map((request) => (request.body as { phone_number: string }).phone_number);
+	expect(phones).toEqual(['+6281300000004', '+6281300000005']);
+
+	stop.abort();
+	expect((await a).run.status).toBe('canceled');
 });
 
 test('Stop while the item waits out a 1-hour Retry-After: the execution ends cancelled, the item not sent again, no timer of the node left running', async () => {
