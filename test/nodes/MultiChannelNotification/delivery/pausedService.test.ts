@@ -2,8 +2,11 @@
  * Through n8n's engine: a 429 to one execution pauses every send to the service (the shared pace
  * of delivery/pace.ts), and another execution sharing the pace keeps to its own Rate Limit Max
  * Wait. The scheduler's timing is asserted on a virtual clock
- * (scheduler.sharedPause.test.ts); here, the error the user sees and that nothing was sent.
+ * (scheduler.sharedPause.test.ts); here, the error the user sees and that nothing was sent. A
+ * second credential to the same Base URL has a pace of its own; an n8n without the execution's
+ * cancel signal still sends.
  */
+import { ExecuteContext } from 'n8n-core';
 import type { INode } from 'n8n-workflow';
 
 import { toolResultForError } from '../../../../nodes/MultiChannelNotification/delivery/toolResult';
@@ -12,6 +15,7 @@ import { runNode } from '../../../helpers/engine';
 import { testCredentialId } from '../../../helpers/isolation';
 import { pauseTaken } from '../../../helpers/pauseTaken';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
+import { withoutContextCall } from '../../../helpers/withoutContextCall';
 
 const sandbox = useSandbox();
 
@@ -85,6 +89,17 @@ test('Stop while the item waits out a 1-hour Retry-After: the execution ends can
 	expect(execution.status).toBe('canceled');
 	expect(sandbox().stats().received).toBe(1);
 	// The test environment fails a test that leaves a timer running 2 s after it ends (test/environment.js).
+});
+
+test('on an n8n whose context offers no cancel signal (older releases), items are still sent', async () => {
+	const { output, error } = await withoutContextCall('getExecutionCancelSignal', async () => {
+		expect('getExecutionCancelSignal' in ExecuteContext.prototype).toBe(false);
+		return await runNode({ parameters: sms('={{ $json.phone }}'), items: [{ phone: '+6281300000006' }, { phone: '+6281300000007' }], credentials: credentialsFor(sandbox()) });
+	});
+
+	expect(error).toBeUndefined();
+	expect(output?.map((item) => item.json.message)).toEqual(['success', 'success']);
+	expect(sandbox().deliveries()).toHaveLength(2);
 });
 
 test("as an AI agent's tool result, the held item is one the service refused, not a failure of the workflow's setup", () => {
