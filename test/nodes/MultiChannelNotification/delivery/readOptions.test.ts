@@ -1,6 +1,7 @@
 import { ExecuteContext } from 'n8n-core';
-import type { INodeParameters } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 
+import { readOptions } from '../../../../nodes/MultiChannelNotification/delivery/options';
 import { runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 
@@ -92,5 +93,35 @@ describe('Options: a value the node cannot use is refused, never clamped', () =>
 			'Nothing was sent for this item.',
 		]);
 		expect(sandbox().requests).toHaveLength(0);
+	});
+});
+
+/** A context whose Options collection (and nothing else) is `options`, as n8n gives it for an item. */
+const givingOptions = (options: unknown) =>
+	({ getNodeParameter: (name: string, _itemIndex: number, fallback: unknown) => (name === 'options' ? options : fallback) }) as unknown as IExecuteFunctions;
+
+describe('Options: how the run is paced', () => {
+	// docs/operations.md: batches are of Concurrency, or 10; README: without Concurrency the node adapts.
+	test.each([
+		['nothing set: the node adapts (nothing pinned), Rate Limit Max Wait 120 s', {}, { concurrency: undefined, batchInterval: 0, maxWaitMs: 120_000 }],
+		['Concurrency: pinned to it', { concurrency: 3 }, { concurrency: 3, batchInterval: 0, maxWaitMs: 120_000 }],
+		['Concurrency set but empty: pinned at 10, the editor\'s default', { concurrency: '' }, { concurrency: 10, batchInterval: 0, maxWaitMs: 120_000 }],
+		['Batch Interval without Concurrency: batches of 10', { batchInterval: 500 }, { concurrency: 10, batchInterval: 500, maxWaitMs: 120_000 }],
+		['Batch Interval with Concurrency: batches of Concurrency', { concurrency: 3, batchInterval: 500, rateLimitMaxWait: 7 }, { concurrency: 3, batchInterval: 500, maxWaitMs: 7000 }],
+	])('%s', (_name, options, pacing) => {
+		const { options: read, problems } = readOptions(givingOptions(options), 0);
+		expect(problems).toEqual([]);
+		expect(read.pacing).toEqual(pacing);
+	});
+
+	test('a refused option is replaced by its default, listed as a problem; the options beside it are kept', () => {
+		const { options, problems } = readOptions(givingOptions({ concurrency: 500, batchInterval: 500, timeout: 5000 }), 0);
+		expect(problems.map((problem) => problem.field)).toEqual(['Concurrency']);
+		expect(options.timeout).toBe(5000);
+		expect(options.pacing).toEqual({ concurrency: 10, batchInterval: 500, maxWaitMs: 120_000 });
+	});
+
+	test.each([null, 'fast'])('Options that are not a collection (%p) are read as none: the defaults, no problem', (options) => {
+		expect(readOptions(givingOptions(options), 0)).toEqual(readOptions(givingOptions({}), 0));
 	});
 });
