@@ -120,7 +120,12 @@ describe('Send Once Per Key', () => {
 	test('the same key twice in one run is sent once', async () => {
 		const { output } = await runNode({ parameters: bulk(), items: orders('B1', 'B1'), credentials: credentialsFor(sandbox()) });
 		expect(sandbox().deliveries()).toHaveLength(1);
-		expect(output?.[1].json).toMatchObject({ skipped: true, reason: 'sameKeyEarlierInThisRun', dedupeKey: 'B1' });
+		expect(output?.[1].json).toMatchObject({
+			skipped: true,
+			reason: 'sameKeyEarlierInThisRun',
+			dedupeKey: 'B1',
+			message: 'Not sent: an earlier item in this run has the same key (Options → Send Once Per Key)',
+		});
 	});
 
 	test('a failed send is not recorded: re-running sends only the item that failed', async () => {
