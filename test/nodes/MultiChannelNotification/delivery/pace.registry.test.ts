@@ -22,32 +22,50 @@ describe('the registry of paces', () => {
 		expect(b.pace).not.toBe(a1.pace);
 	});
 
-	test('kept while idle for a while (the next burst starts at the learned pace), then released', () => {
+	// From 0 as on the virtual clock, and from a time the size of n8n's Date.now().
+	test.each([0, Date.UTC(2026, 0, 1)])('kept while idle for a while (the next burst starts at the learned pace), then released (clock from %i)', (t) => {
 		const registry = new PaceRegistry();
-		const first = registry.use('k', 0);
+		const first = registry.use('k', t);
 		first.pace.rate = 20;
-		first.release(1000);
-		first.release(1000);
-		expect(registry.use('k', 2000).pace.rate).toBe(20);
-		const again = registry.use('k', 2000);
-		again.release(3000);
+		first.release(t + 1000);
+		first.release(t + 1000);
+		expect(registry.use('k', t + 2000).pace.rate).toBe(20);
+		const again = registry.use('k', t + 2000);
+		again.release(t + 3000);
 		// Still one user (the use at 2000 never released): not forgotten however long it waits.
-		expect(registry.use('k', 3000 + 2 * IDLE_MS).pace.rate).toBe(20);
-		const lone = registry.use('other', 0);
+		expect(registry.use('k', t + 3000 + 2 * IDLE_MS).pace.rate).toBe(20);
+		const lone = registry.use('other', t);
 		lone.pace.rate = 5;
-		lone.release(0);
+		lone.release(t);
 		// Idle one millisecond short of the limit: still remembered; at the limit: forgotten.
-		const kept = registry.use('other', IDLE_MS - 1);
+		const kept = registry.use('other', t + IDLE_MS - 1);
 		expect(kept.pace.rate).toBe(5);
-		kept.release(0);
-		registry.use('third', IDLE_MS);
-		expect(registry.use('other', IDLE_MS + 1).pace.rate).toBe(Infinity);
+		kept.release(t);
+		expect(registry.use('other', t + IDLE_MS).pace.rate).toBe(Infinity);
 	});
 
 	test(`at most ${MAX_SERVICES} services are remembered`, () => {
 		const registry = new PaceRegistry();
 		for (let key = 0; key < 3 * MAX_SERVICES; key++) registry.use(String(key), key).release(key);
 		expect(registry.size).toBe(MAX_SERVICES);
+	});
+
+	test(`one more service than ${MAX_SERVICES}: the one idle longest is forgotten, never one in use`, () => {
+		const registry = new PaceRegistry();
+		// The oldest entry is in use all along.
+		const busy = registry.use('busy', 0);
+		// 63 more, each with its own rate, released in the reverse order of their first use: 63 has been idle longest.
+		const others = Array.from({ length: MAX_SERVICES - 1 }, (_, index) => registry.use(String(index + 1), index + 1));
+		others.forEach((other, index) => {
+			other.pace.rate = index + 1;
+			other.release(200 - index);
+		});
+		expect(registry.size).toBe(MAX_SERVICES);
+		registry.use('new', 300);
+		expect(registry.size).toBe(MAX_SERVICES);
+		expect(registry.use('busy', 301).pace).toBe(busy.pace);
+		expect(registry.use('1', 302).pace.rate).toBe(1);
+		expect(registry.use(String(MAX_SERVICES - 1), 303).pace.rate).toBe(Infinity);
 	});
 
 	test('a cancelled run starts nothing more and leaves no room held', async () => {
