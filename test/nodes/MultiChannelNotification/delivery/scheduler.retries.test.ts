@@ -39,6 +39,15 @@ describe('HTTP 429', () => {
 		expect(service.arrivals.map(({ at }) => at - start)).toEqual([0, 2520, 5040]);
 	});
 
+	test('Retry-After in seconds: spaces around it are ignored, a fraction is kept to the millisecond, a number with anything after it is unreadable', () => {
+		const now = EPOCH + 437;
+		expect(retryAfterMs(' 2 ', now)).toBe(2000);
+		expect(retryAfterMs('1.25', now)).toBe(1250);
+		// Unreadable: the scheduler backs off on its own rather than wait for a wrong figure.
+		expect(retryAfterMs('2s', now)).toBeUndefined();
+		expect(retryAfterMs('1.5e3', now)).toBeUndefined();
+	});
+
 	test('Retry-After as an HTTP date is honoured', async () => {
 		// Refused 437 ms into a second, told to come back at the start of the third second after.
 		const date = new Date(EPOCH + 3000).toUTCString();
