@@ -3,6 +3,8 @@
  * after an answer that says stop, or a send that throws, nothing new starts and the requests
  * already in flight are waited for.
  */
+import { getEventListeners } from 'node:events';
+
 import { schedule } from '../../../../nodes/MultiChannelNotification/delivery/scheduler';
 import { adaptive } from '../../../helpers/scheduleRun';
 import { Service, VirtualClock } from '../../../helpers/virtualService';
@@ -34,5 +36,16 @@ describe('stop', () => {
 		expect(answeredAtReturn).toBe(6);
 		expect(stats.attempts).toBe(6);
 		expect([...sim.delivered.keys()].sort()).toEqual([0, 1, 2, 3, 5]);
+	});
+
+	test("schedule() returns with nothing left listening on the execution's cancel signal", async () => {
+		// The signal lives as long as the execution: a listener left on it would keep the run's state alive.
+		const clock = new VirtualClock(0);
+		const sim = new Service(clock, { latencyMs: 10 });
+		const cancel = new AbortController();
+		await clock.run(schedule(3, { ...sim.sender, signal: cancel.signal }, adaptive, clock));
+
+		expect(sim.delivered.size).toBe(3);
+		expect(getEventListeners(cancel.signal, 'abort')).toEqual([]);
 	});
 });
