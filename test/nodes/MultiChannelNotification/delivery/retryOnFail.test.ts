@@ -61,6 +61,19 @@ describe('Retry On Fail', () => {
 		expect(stats.duplicateBodies).toBe(0);
 	});
 
+	test("the error of an item not sent again keeps the HTTP code of the earlier try's answer", async () => {
+		sandbox().injectFault({ kind: 'status', status: 503, afterDelivery: true });
+		const result = await runNode({
+			parameters: parameters({ concurrency: 1 }),
+			items: items.slice(0, 1),
+			credentials: credentialsFor(sandbox()),
+			retryOnFail: { maxTries: 2 },
+		});
+		expect(result.error?.description).toContain('Retry On Fail did not send this item again');
+		expect(result.error?.httpCode).toBe('503');
+		expect(sandbox().stats().received).toBe(1);
+	});
+
 	test('a message that changed between tries is a new message: sent again after a 500', async () => {
 		// n8n waits 1 s between tries, so $now differs from one try to the next.
 		sandbox().injectFault({ kind: 'status', status: 500, afterDelivery: true });

@@ -115,4 +115,33 @@ describe('batches (Batch Interval set)', () => {
 		]);
 		expect(service.arrivals.map((arrival) => arrival.job)).toEqual(Array.from({ length: 17 }, (_, job) => job));
 	});
+
+	test("the pause counts from the batch's last answer, however early the others came", async () => {
+		const { service, start } = await runSchedule(4, { concurrency: 2, batchInterval: 1000, maxWaitMs: 120_000 }, {
+			latencyMs: (job) => (job === 1 ? 300 : 100),
+		});
+
+		expect(service.arrivals.map(({ job, at }) => [job, at - start])).toEqual([
+			[0, 0],
+			[1, 0],
+			[2, 1300],
+			[3, 1300],
+		]);
+	});
+
+	test('a batch refused whole: the pause ends before the retries are due, and the scheduler sleeps till then rather than spin', async () => {
+		// Both items refused at 100 ms with Retry-After 2 s: the pause ends at 1,100 ms, the retries are due at 2,100 ms.
+		const { service, start, sleeps } = await runSchedule(2, { concurrency: 2, batchInterval: 1000, maxWaitMs: 120_000 }, { latencyMs: 100 }, (_job, attempt) =>
+			attempt === 0 ? { kind: 'throttled', retryAfterMs: 2000 } : undefined,
+		);
+
+		expect(service.arrivals.slice(0, 3).map(({ job, at }) => [job, at - start])).toEqual([
+			[0, 0],
+			[1, 0],
+			[0, 2100],
+		]);
+		expect([...service.delivered.keys()].sort()).toEqual([0, 1]);
+		// It sleeps till the retries are due and between their starts: a handful of times, not once per turn of a loop.
+		expect(sleeps.length).toBeLessThan(10);
+	});
 });

@@ -112,3 +112,26 @@ describe('rate limited service (fixed window, N per second)', () => {
 		},
 	);
 });
+
+describe('when the scheduler sleeps', () => {
+	test("under a rate it sleeps only towards a slot some item can take: not while none has room, nor once none is left (an answer wakes it)", async () => {
+		// Item 0 refused at 10 ms (Retry-After 500 ms) sets a rate; two in flight at most; item 2 answers 5 ms after item 3, the last, starts.
+		const latency = [10, 1000, 445, 1000];
+		const { service, sleeps, start } = await runSchedule(4, { ...adaptive, concurrency: 2 }, { latencyMs: (job) => latency[job] }, (job, attempt) =>
+			job === 0 && attempt === 0 ? { kind: 'throttled', retryAfterMs: 500 } : undefined,
+		);
+
+		expect(service.arrivals.map(({ job, at }) => [job, at - start])).toEqual([
+			[0, 0],
+			[1, 0],
+			[0, 510],
+			[2, 560],
+			[3, 1000],
+		]);
+		// At 10 ms towards the end of the pause; at 520 ms (item 0 answered, room for item 2) towards the rate's next slot.
+		expect(sleeps.map(({ at, ms }) => [at - start, ms])).toEqual([
+			[10, 500],
+			[520, 40],
+		]);
+	});
+});

@@ -32,11 +32,43 @@ describe('HTTP 429', () => {
 		expect(service.givenUp).toEqual([]);
 	});
 
+	test('without Retry-After, while other items get through, a refused item waits the base 1 s every time: the rate is the backoff', async () => {
+		// Item 0 (answered in 150 ms) refused three times; items 1… delivered one after another beside it meanwhile.
+		const { service } = await runSchedule(60, { ...adaptive, concurrency: 2 }, { latencyMs: (job) => (job === 0 ? 150 : 100) }, refuse(3));
+
+		const tries = service.arrivals.filter((arrival) => arrival.job === 0).map(({ at }) => at);
+		expect(tries).toHaveLength(4);
+		// From each refusal to the next try: 1 s, or a little more for the rate's next slot; never the backoff's 2 s and 4 s.
+		const waits = tries.slice(1).map((at, index) => at - (tries[index] + 150));
+		for (const wait of waits) {
+			expect(wait).toBeGreaterThanOrEqual(1000);
+			expect(wait).toBeLessThan(2000);
+		}
+		expect(service.delivered.get(0)).toBe(1);
+	});
+
+	test('a wait that uses up Rate Limit Max Wait exactly is still waited: only passing it gives up', async () => {
+		// Waits of 1 s and 2 s make 3 s, the whole budget; the next, 4 s, would pass it.
+		const { service, start } = await runSchedule(1, { ...adaptive, maxWaitMs: 3000 }, {}, refuse(99));
+
+		expect(service.arrivals.map(({ at }) => at - start)).toEqual([0, 1000, 3000]);
+		expect(service.givenUp).toEqual([{ job: 0, waitedMs: 3000, askedMs: 4000 }]);
+	});
+
 	test('Retry-After is honoured, to the millisecond, whatever the backoff would have been', async () => {
 		const { service, start } = await runSchedule(1, adaptive, { latencyMs: 20 }, refuse(2, 2500));
 
 		// Answered at 20 ms, resent at 20 + 2500; answered at 2540, resent at 2540 + 2500.
 		expect(service.arrivals.map(({ at }) => at - start)).toEqual([0, 2520, 5040]);
+	});
+
+	test('Retry-After in seconds: spaces around it are ignored, a fraction is kept to the millisecond, a number with anything after it is unreadable', () => {
+		const now = EPOCH + 437;
+		expect(retryAfterMs(' 2 ', now)).toBe(2000);
+		expect(retryAfterMs('1.25', now)).toBe(1250);
+		// Unreadable: the scheduler backs off on its own rather than wait for a wrong figure.
+		expect(retryAfterMs('2s', now)).toBeUndefined();
+		expect(retryAfterMs('1.5e3', now)).toBeUndefined();
 	});
 
 	test('Retry-After as an HTTP date is honoured', async () => {
