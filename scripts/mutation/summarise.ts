@@ -11,7 +11,7 @@
  * The date defaults to the report's, the machine to this one's. Counts and scores are Stryker's
  * own (mutation-testing-metrics, the package its reporters use).
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, matchesGlob } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
@@ -112,12 +112,17 @@ function asReportFiles(entries: [string, Counts][]): ReportFiles {
 
 const group = (entries: [string, Counts][]): GroupSummary => ({ files: entries.length, ...countsOf(asReportFiles(entries)) });
 
-export function summarise(report: Report, previous: Summary | undefined, run: { date: string; machine: string }): Summary {
+/**
+ * The summary after this run. A file no longer in the tree (`present` says) is left out, whatever
+ * an earlier run or the report holds of it: its code is gone or moved, and a moved file is
+ * measured again at its new path.
+ */
+export function summarise(report: Report, previous: Summary | undefined, run: { date: string; machine: string }, present: (file: string) => boolean): Summary {
 	const reasons = reasonsOf(previous);
-	const files: Record<string, FileSummary> = { ...previous?.files };
+	const files: Record<string, FileSummary> = Object.fromEntries(Object.entries(previous?.files ?? {}).filter(([file]) => present(file)));
 	for (const [file, result] of Object.entries(report.files)) {
 		const before = previous?.files[file];
-		if (before && !mutatedBy(report.config?.mutate, file)) continue;
+		if (!present(file) || (before && !mutatedBy(report.config?.mutate, file))) continue;
 		const measured = { sha256: shortHash(result.source), ...countsOf({ [file]: result }), survivors: survivorsOf(file, result, reasons) };
 		// The same source and results: Stryker reused them, so they keep the date and machine they were measured on.
 		const same = before && isDeepStrictEqual({ ...before, ...run }, { ...run, ...measured });
@@ -157,7 +162,7 @@ function main(): void {
 	}
 	const date = values.date ?? statSync(reportPath).mtime.toISOString().slice(0, 10);
 	const machine = values.machine ?? `a ${cpus().length}-core ${cpus()[0]?.model.trim() ?? 'machine'} (${Math.round(totalmem() / 2 ** 30)} GB)`;
-	const summary = summarise(report, previous, { date, machine });
+	const summary = summarise(report, previous, { date, machine }, (file) => existsSync(join(root, file)));
 
 	mkdirSync(dirname(join(root, SUMMARY_PATH)), { recursive: true });
 	writeFileSync(join(root, SUMMARY_PATH), formatSummary(summary));

@@ -6,8 +6,8 @@
  * table in docs/mutation-testing.md. This module reads and checks; it needs no Stryker package.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const SUMMARY_PATH = join('test', 'mutation', 'summary.json');
@@ -117,10 +117,11 @@ export function docsChanged(summary: Summary, today: string, root = REPO_ROOT): 
 	const changed = changedFiles(summary, root);
 	const folders = [...new Set(changed.map(folderOf))];
 	const inFolder = (folder: string) => changed.filter((file) => folderOf(file) === folder).map((file) => file.slice(folder.length));
+	const unmeasured = changed.filter((line) => line.endsWith(NOT_MEASURED)).length;
 	return [
 		CHANGED_START,
-		`On ${today}, ${changed.length} of ${Object.keys(summary.files).length} files differed from the code their scores were measured on, ` +
-			`so those scores are of older code${changed.length === 0 ? '.' : ':'}`,
+		`On ${today}, ${changed.length - unmeasured} of ${Object.keys(summary.files).length} files differed from the code their scores were measured on, ` +
+			`so those scores are of older code, and ${unmeasured} had no score yet${changed.length === 0 ? '.' : ':'}`,
 		...(changed.length === 0 ? [] : ['', ...folders.map((folder) => `- \`${folder}\`: ${inFolder(folder).join(', ')}`)]),
 		CHANGED_END,
 	].join('\n');
@@ -181,11 +182,34 @@ export function figureProblems(root = REPO_ROOT): string[] {
 	return problems;
 }
 
-/** The files whose source today differs from the source their results were measured on. */
+const NOT_MEASURED = '(not measured yet)';
+
+/** The published code Stryker mutates (stryker.config.json's `mutate`): every .ts file under these folders. */
+const MUTATED_FOLDERS = ['credentials', 'nodes'];
+
+function publishedFiles(root: string): string[] {
+	return MUTATED_FOLDERS.flatMap((folder) =>
+		existsSync(join(root, folder))
+			? readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+					.filter((name) => name.endsWith('.ts'))
+					.map((name) => `${folder}/${name.split(sep).join('/')}`)
+			: [],
+	);
+}
+
+/**
+ * The files whose source today differs from the source their results were measured on, those no
+ * longer there, and the published files with no results yet (new, or moved since their run).
+ */
 export function changedFiles(summary: Summary, root = REPO_ROOT): string[] {
-	return Object.entries(summary.files).flatMap(([file, { sha256 }]) => {
+	const measured = Object.entries(summary.files).flatMap(([file, { sha256 }]) => {
 		const path = join(root, file);
 		if (!existsSync(path)) return [`${file} (no longer there)`];
 		return shortHash(readFileSync(path, 'utf8')) === sha256 ? [] : [file];
 	});
+	const unmeasured = publishedFiles(root)
+		.filter((file) => !Object.hasOwn(summary.files, file))
+		.sort()
+		.map((file) => `${file} ${NOT_MEASURED}`);
+	return [...measured, ...unmeasured];
 }

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const HELPER = 'nodes/MultiChannelNotification/helpers/a.ts';
@@ -58,6 +58,10 @@ let root: string;
 beforeEach(() => {
 	root = mkdtempSync(join(tmpdir(), 'mcn-summarise-'));
 	mkdirSync(join(root, 'docs'));
+	for (const [file, source] of [[HELPER, HELPER_SOURCE], [CREDENTIAL, CREDENTIAL_SOURCE]]) {
+		mkdirSync(dirname(join(root, file)), { recursive: true });
+		writeFileSync(join(root, file), source);
+	}
 	writeFileSync(
 		join(root, 'README.md'),
 		'# Title\n\n- `npm test` — 100 % of nothing.\n- `npm run test:mutation` — mutation testing: 1.00 % over all of the code.\n- `npm run bench` — 2 %.\n',
@@ -151,5 +155,16 @@ describe('the mutation summary', () => {
 		]);
 		expect(after.files[CREDENTIAL]).toEqual(before.files[CREDENTIAL]);
 		expect(after.total).toMatchObject({ files: 2, killed: 4, survived: 3 });
+	});
+
+	it('leaves out a file no longer in the tree, whatever the summary or the report held of it', () => {
+		summarise(firstRun(), '--date', '2026-11-29', '--machine', 'a 2-core test box');
+		rmSync(join(root, CREDENTIAL));
+
+		const after = summarise(firstRun(), '--date', '2026-12-06', '--machine', 'another box');
+
+		expect(Object.keys(after.files)).toEqual([HELPER]);
+		expect(Object.keys(after.folders)).toEqual(['nodes/MultiChannelNotification/helpers/']);
+		expect(after.total).toMatchObject({ files: 1, killed: 3, timeout: 1, survived: 1, noCoverage: 1, score: 66.67 });
 	});
 });
