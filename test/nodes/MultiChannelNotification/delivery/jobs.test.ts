@@ -34,3 +34,24 @@ describe('Jobs', () => {
 		expect([jobs.take(), jobs.take(), jobs.take(), jobs.take()].map((job) => job.index)).toEqual([0, 1, 2, 3]);
 	});
 });
+
+describe('Jobs.heldPast', () => {
+	test('a fresh job whose wait would come to exactly the longest wait is not taken out; one that would pass it is', () => {
+		const jobs = new Jobs(2);
+		expect(jobs.heldPast(1000, 1000, 0)).toEqual([]);
+		expect(jobs.heldPast(1001, 1000, 0).map((job) => job.index)).toEqual([0, 1]);
+		expect(jobs.allTaken()).toBe(true);
+	});
+
+	test('jobs taken out come in item order, whether waiting retries, due retries or fresh items', () => {
+		const jobs = new Jobs(5);
+		const [zero, one, two, three] = [jobs.take(), jobs.take(), jobs.take(), jobs.take()];
+		jobs.retryAt(three, 100);
+		jobs.releaseDue(100);
+		jobs.retryAt(two, 5000);
+		jobs.retryAt(one, 6000);
+		jobs.retryAt(zero, 7000);
+
+		expect(jobs.heldPast(8000, 1000, 0).map((job) => job.index)).toEqual([0, 1, 2, 3, 4]);
+	});
+});
