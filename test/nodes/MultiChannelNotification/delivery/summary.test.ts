@@ -42,3 +42,9 @@ describe('runSummary', () => {
 		);
 	});
 });
+
+describe('runSummary of no items', () => {
+	test('a run of no items has no summary', () => {
+		expect(summary(0, {})).toBeUndefined();
+	});
+});
