@@ -9,6 +9,7 @@ import { parseOrThrow } from '../../../nodes/MultiChannelNotification/helpers/va
 import { MultiChannelNotification } from '../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
 import { SMS_LABELS, smsSendSchema } from '../../../nodes/MultiChannelNotification/actions/sms/sms';
 import { TEMPLATE_LABELS, templateSendSchema } from '../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
+import { thrown } from '../../helpers/thrown';
 
 const node: INode = {
 	id: 'n1',
@@ -30,14 +31,6 @@ const TOOL_DESCRIPTIONS: Record<string, string> = Object.fromEntries(
 const editorFromAi = (key: string, type = 'string') =>
 	`={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, '${type}') }}`;
 
-function thrown(work: () => unknown): NodeOperationError {
-	try {
-		work();
-	} catch (error) {
-		return error as NodeOperationError;
-	}
-	throw new Error('expected an error');
-}
 
 describe('tool descriptions', () => {
 	test('one per operation, each stating its rules, none longer than 1024 characters', () => {

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { Outcomes } from '../../../../nodes/MultiChannelNotification/delivery/outcomes';
 import { inputError } from '../../../../nodes/MultiChannelNotification/helpers/errors';
+import { thrown } from '../../../helpers/thrown';
 
 const node = { id: 'n', name: 'Notify', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 const context = { getNode: () => node } as unknown as IExecuteFunctions;
@@ -15,14 +16,6 @@ function withHints(): { context: IExecuteFunctions; hints: NodeExecutionHint[] }
 	return { context: { getNode: () => node, addExecutionHints } as unknown as IExecuteFunctions, hints };
 }
 
-function thrown(work: () => unknown): NodeOperationError {
-	try {
-		work();
-	} catch (error) {
-		return error as NodeOperationError;
-	}
-	throw new Error('expected an error');
-}
 
 describe('Outcomes', () => {
 	test('items fail in any order (requests finish out of order): the run fails with the earliest item', () => {

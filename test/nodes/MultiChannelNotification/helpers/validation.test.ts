@@ -3,7 +3,6 @@
  * schema's label table, the rule, the value, and one NodeOperationError listing every problem.
  */
 import type { INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod/v4';
 
 import { problemsOf } from '../../../../nodes/MultiChannelNotification/helpers/errors';
@@ -17,6 +16,7 @@ import {
 import type { FieldLabels } from '../../../../nodes/MultiChannelNotification/schemas/common';
 import { SMS_LABELS, smsSendSchema } from '../../../../nodes/MultiChannelNotification/actions/sms/sms';
 import { TEMPLATE_LABELS } from '../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
+import { thrown } from '../../../helpers/thrown';
 
 const node: INode = {
 	id: 'n',
@@ -27,15 +27,6 @@ const node: INode = {
 	parameters: {},
 };
 
-function thrown(action: () => unknown): NodeOperationError {
-	try {
-		action();
-	} catch (error) {
-		if (error instanceof NodeOperationError) return error;
-		throw error;
-	}
-	throw new Error('nothing was thrown');
-}
 
 describe('parseOrThrow', () => {
 	test('returns the request body on success, without asking for the node (n8n copies it on each call)', () => {
