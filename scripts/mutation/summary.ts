@@ -184,17 +184,19 @@ export function figureProblems(root = REPO_ROOT): string[] {
 
 const NOT_MEASURED = '(not measured yet)';
 
-/** The published code Stryker mutates (stryker.config.json's `mutate`): every .ts file under these folders. */
-const MUTATED_FOLDERS = ['credentials', 'nodes'];
-
+// The published code Stryker mutates: every .ts file under the folders of stryker.config.json's
+// `mutate` patterns, each of the form `folder/**/*.ts`.
 function publishedFiles(root: string): string[] {
-	return MUTATED_FOLDERS.flatMap((folder) =>
-		existsSync(join(root, folder))
+	const { mutate } = JSON.parse(readFileSync(join(root, 'stryker.config.json'), 'utf8')) as { mutate: string[] };
+	return mutate.flatMap((pattern) => {
+		const folder = /^([\w.-]+)\/\*\*\/\*\.ts$/.exec(pattern)?.[1];
+		if (folder === undefined) throw new Error(`stryker.config.json: mutate pattern ${pattern} is not of the form folder/**/*.ts`);
+		return existsSync(join(root, folder))
 			? readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
 					.filter((name) => name.endsWith('.ts'))
 					.map((name) => `${folder}/${name.split(sep).join('/')}`)
-			: [],
-	);
+			: [];
+	});
 }
 
 /**

@@ -47,7 +47,7 @@ describe('the mutation summary on a copy', () => {
 		for (const folder of ['nodes', 'credentials']) cpSync(join(REPO_ROOT, folder), join(copy, folder), { recursive: true });
 		mkdirSync(join(copy, 'docs'));
 		mkdirSync(join(copy, 'test', 'mutation'), { recursive: true });
-		for (const file of ['README.md', DOCS, SUMMARY_PATH]) cpSync(join(REPO_ROOT, file), join(copy, file));
+		for (const file of ['README.md', 'stryker.config.json', DOCS, SUMMARY_PATH]) cpSync(join(REPO_ROOT, file), join(copy, file));
 	});
 
 	afterEach(() => rmSync(copy, { recursive: true, force: true }));
@@ -81,5 +81,18 @@ describe('the mutation summary on a copy', () => {
 		expect(changed).toContain(first);
 		expect(changed).toContain(`${second} (no longer there)`);
 		expect(changed).toContain(`${added} (not measured yet)`);
+	});
+
+	it('looks for files not measured yet where stryker.config.json says it mutates', () => {
+		const summary = readSummary(copy);
+		mkdirSync(join(copy, 'shared'));
+		writeFileSync(join(copy, 'shared', 'extra.ts'), 'export const extra = 1;\n');
+		expect(changedFiles(summary, copy)).not.toContain('shared/extra.ts (not measured yet)');
+
+		edit('stryker.config.json', (text) => text.replace('"credentials/**/*.ts"', '"credentials/**/*.ts", "shared/**/*.ts"'));
+		expect(changedFiles(summary, copy)).toContain('shared/extra.ts (not measured yet)');
+
+		edit('stryker.config.json', (text) => text.replace('"shared/**/*.ts"', '"shared/*.ts"'));
+		expect(() => changedFiles(summary, copy)).toThrow('mutate pattern shared/*.ts is not of the form folder/**/*.ts');
 	});
 });
