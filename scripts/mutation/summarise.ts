@@ -3,13 +3,17 @@
  * (README.md's score for `npm run test:mutation`, the table and the list of changed files in
  * docs/mutation-testing.md).
  *
- *   npx tsx scripts/mutation/summarise.ts [report.json] [--date YYYY-MM-DD] [--machine TEXT] [--root DIR]
+ *   npx tsx scripts/mutation/summarise.ts [report.json] [--date YYYY-MM-DD] [--machine TEXT] [--root DIR] [--reasons FILE]…
  *
  * The report is Stryker's JSON (default: its incremental file, .cache/mutation/stryker-incremental.json;
  * reports/mutation/mutation.json after a run holds the same). Only the files the run mutated (the
  * report's `mutate` patterns) replace their entries; the others keep theirs, with their own date.
  * The date defaults to the report's, the machine to this one's. Counts and scores are Stryker's
  * own (mutation-testing-metrics, the package its reporters use).
+ *
+ * `--reasons` files (JSON arrays of `{ file, mutator, replacement, code, reason }`, `code` being
+ * the mutated line's text) give the reasons of survivors gone through since: each replaces the
+ * reason of the same mutant, in any file of the summary.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -84,6 +88,23 @@ function survivorsOf(file: string, result: ReportFile, reasons: Map<string, stri
 		});
 }
 
+type GivenReason = Pick<Survivor, 'mutator' | 'replacement' | 'code' | 'reason'> & { file: string };
+
+/** The summary's files with the given reasons in place of those of the same mutants. */
+function withGivenReasons(files: Record<string, FileSummary>, given: GivenReason[]): Record<string, FileSummary> {
+	const reasons = new Map<string, string[]>();
+	for (const { file, reason, ...mutant } of given) {
+		const key = keyOf(file, { ...mutant, code: mutant.code.trim().slice(0, CODE_LENGTH) });
+		reasons.set(key, [...(reasons.get(key) ?? []), reason]);
+	}
+	return Object.fromEntries(
+		Object.entries(files).map(([file, entry]) => [
+			file,
+			{ ...entry, survivors: entry.survivors.map((survivor) => ({ ...survivor, reason: reasons.get(keyOf(file, survivor))?.shift() ?? survivor.reason })) },
+		]),
+	);
+}
+
 /** Counts back into mutants, so Stryker's own metrics add up the folders and the whole. */
 function asReportFiles(entries: [string, Counts][]): ReportFiles {
 	const statuses = [
@@ -117,9 +138,15 @@ const group = (entries: [string, Counts][]): GroupSummary => ({ files: entries.l
  * an earlier run or the report holds of it: its code is gone or moved, and a moved file is
  * measured again at its new path.
  */
-export function summarise(report: Report, previous: Summary | undefined, run: { date: string; machine: string }, present: (file: string) => boolean): Summary {
+export function summarise(
+	report: Report,
+	previous: Summary | undefined,
+	run: { date: string; machine: string },
+	present: (file: string) => boolean,
+	given: GivenReason[] = [],
+): Summary {
 	const reasons = reasonsOf(previous);
-	const files: Record<string, FileSummary> = Object.fromEntries(Object.entries(previous?.files ?? {}).filter(([file]) => present(file)));
+	let files: Record<string, FileSummary> = Object.fromEntries(Object.entries(previous?.files ?? {}).filter(([file]) => present(file)));
 	for (const [file, result] of Object.entries(report.files)) {
 		const before = previous?.files[file];
 		if (!present(file) || (before && !mutatedBy(report.config?.mutate, file))) continue;
@@ -128,6 +155,7 @@ export function summarise(report: Report, previous: Summary | undefined, run: { 
 		const same = before && isDeepStrictEqual({ ...before, ...run }, { ...run, ...measured });
 		files[file] = same ? before : { ...run, ...measured };
 	}
+	files = withGivenReasons(files, given);
 	const sorted = Object.keys(files).sort();
 	const folders = [...new Set(sorted.map(folderOf))].sort();
 	const entries = (names: string[]) => names.map((name): [string, Counts] => [name, files[name]]);
@@ -149,7 +177,7 @@ export function formatSummary(summary: Summary): string {
 function main(): void {
 	const { values, positionals } = parseArgs({
 		allowPositionals: true,
-		options: { date: { type: 'string' }, machine: { type: 'string' }, root: { type: 'string' } },
+		options: { date: { type: 'string' }, machine: { type: 'string' }, root: { type: 'string' }, reasons: { type: 'string', multiple: true } },
 	});
 	const root = values.root ?? REPO_ROOT;
 	const reportPath = positionals[0] ?? join(root, '.cache', 'mutation', 'stryker-incremental.json');
@@ -162,7 +190,8 @@ function main(): void {
 	}
 	const date = values.date ?? statSync(reportPath).mtime.toISOString().slice(0, 10);
 	const machine = values.machine ?? `a ${cpus().length}-core ${cpus()[0]?.model.trim() ?? 'machine'} (${Math.round(totalmem() / 2 ** 30)} GB)`;
-	const summary = summarise(report, previous, { date, machine }, (file) => existsSync(join(root, file)));
+	const given = (values.reasons ?? []).flatMap((path) => JSON.parse(readFileSync(path, 'utf8')) as GivenReason[]);
+	const summary = summarise(report, previous, { date, machine }, (file) => existsSync(join(root, file)), given);
 
 	mkdirSync(dirname(join(root, SUMMARY_PATH)), { recursive: true });
 	writeFileSync(join(root, SUMMARY_PATH), formatSummary(summary));

@@ -167,4 +167,22 @@ describe('the mutation summary', () => {
 		expect(Object.keys(after.folders)).toEqual(['nodes/MultiChannelNotification/helpers/']);
 		expect(after.total).toMatchObject({ files: 1, killed: 3, timeout: 1, survived: 1, noCoverage: 1, score: 66.67 });
 	});
+
+	it('takes the reasons of survivors gone through from --reasons files, in files the run did not mutate too', () => {
+		summarise(firstRun(), '--date', '2026-11-29', '--machine', 'a 2-core test box');
+		const reasons = join(root, 'reasons.json');
+		writeFileSync(
+			reasons,
+			JSON.stringify([
+				{ file: CREDENTIAL, mutator: 'ConditionalExpression', replacement: 'true', code: "  export const b = (on: boolean) => (on ? 'yes' : 'no');", reason: 'both say yes' },
+				{ file: HELPER, mutator: 'StringLiteral', replacement: '"x"', code: "return 'small';", reason: 'another mutant' },
+			]),
+		);
+
+		const after = summarise(report(['nodes/**/*.ts'], { [HELPER]: { source: HELPER_SOURCE, mutants: helperMutants() } }), '--reasons', reasons);
+
+		expect(after.files[CREDENTIAL].survivors).toEqual([expect.objectContaining({ replacement: 'true', reason: 'both say yes' })]);
+		expect(after.files[CREDENTIAL].date).toBe('2026-11-29');
+		expect(after.files[HELPER].survivors.map((s: { reason: string }) => s.reason)).toEqual(['not gone through', 'not gone through']);
+	});
 });
