@@ -73,6 +73,20 @@ describe('fieldOf: the field as the editor names it', () => {
 	});
 });
 
+describe('fieldOf: entries and the key inside them', () => {
+	const labels: FieldLabels = { items: { label: 'Items' }, list: { label: 'List', at: ['list', 'entry'], leaf: 'text' } };
+
+	test('an entry of a list with no entry name is "Entry N", at its position', () => {
+		expect(fieldOf(['items', 1], labels)).toStrictEqual({ field: 'Items → Entry 2', label: 'Items', path: ['items', 1] });
+	});
+
+	test('the entry key is added only to the path of a whole entry', () => {
+		expect(fieldOf(['list', 1], labels).path).toStrictEqual(['list', 'entry', 1, 'text']);
+		expect(fieldOf(['list', 1, 'other'], labels).path).toStrictEqual(['list', 'entry', 1, 'other']);
+		expect(fieldOf(['list', 'other'], labels).path).toStrictEqual(['list', 'entry', 'other']);
+	});
+});
+
 describe('describeRule: zod’s generic texts rephrased to follow the label', () => {
 	const ruleFor = (schema: z.ZodType, value: unknown) => {
 		const result = schema.safeParse(value, { reportInput: true });
@@ -88,6 +102,8 @@ describe('describeRule: zod’s generic texts rephrased to follow the label', ()
 		['unknown keys', z.strictObject({ a: z.string() }), { a: 'x', b: 1, c: 2 }, 'has unknown fields "b", "c": remove them'],
 		['too few entries', z.array(z.string()).min(2), ['a'], 'must have at least 2 entries'],
 		['our own message is kept', z.string().regex(/x/, { error: 'must contain x' }), 'y', 'must contain x'],
+		['a message that does not start with must, is or has is rephrased', z.array(z.string()).min(2, { error: 'this list is too short' }), ['a'], 'must have at least 2 entries'],
+		['one of several values', z.enum(['sms', 'email']), 'fax', 'must be one of "sms", "email"'],
 	])('%s', (_name, schema, value, rule) => {
 		expect(ruleFor(schema, value)).toBe(rule);
 	});
@@ -113,6 +129,8 @@ describe('showValue', () => {
 		['number', 6281234567890, '6281234567890'],
 		['boolean', false, 'false'],
 		['null', null, 'null'],
+		['a number JSON cannot write: as the item holds it', Number.NaN, 'NaN'],
+		['infinity: as the item holds it', Number.POSITIVE_INFINITY, 'Infinity'],
 		['object: JSON', { link: 'x' }, '{"link":"x"}'],
 		['list: not shown (its rule says what is wrong with it)', ['0', 1], undefined],
 	])('%s', (_name, value, shown) => {
@@ -125,6 +143,12 @@ describe('showValue', () => {
 	])('long %s: shortened to 80 characters ending with …', (_name, value, shown) => {
 		expect(showValue(value)).toBe(shown);
 		expect(shown).toHaveLength(80);
+	});
+
+	test('a value JSON cannot write (it holds itself) is named, not shown', () => {
+		const value: Record<string, unknown> = { a: 1 };
+		value.self = value;
+		expect(showValue(value)).toBe('(a value too deeply nested to show)');
 	});
 
 	test('a value of exactly 80 characters is shown whole', () => {
