@@ -117,7 +117,7 @@ const ELEMENT_RULES = [
 		{ path: ['acceptFileTypes'] },
 	),
 	ruleShowing(
-		(element: Element) => typeOf(element) !== FILE_TYPE || labelOf(element) === '' || !element.earlierBinaryKeys.has(binaryKey(labelOf(element))),
+		(element: Element) => typeOf(element) !== FILE_TYPE || !element.earlierBinaryKeys.has(binaryKey(labelOf(element))),
 		(element) => `names the same binary data (${binaryKey(labelOf(element))}) as an earlier file element: give it another label`,
 		showOf(labelOf),
 		{ path: ['fieldLabel'] },

@@ -42,6 +42,13 @@ describe('Form Elements (the editor)', () => {
 		expect(fileFirst.fields.map((field) => field.type)).toEqual(['file', 'text']);
 	});
 
+	test('two file elements without a label: each is told its Label is required, and nothing about binary data', () => {
+		expect(fromEditor([{ fieldType: 'file' }, { fieldType: 'file' }]).problems.map(({ field, rule }) => `${field} ${rule}`)).toEqual([
+			'Form Elements → Element 1 → Label is required: it names the answer in the output',
+			'Form Elements → Element 2 → Label is required: it names the answer in the output',
+		]);
+	});
+
 	test('an element with two problems: both listed', () => {
 		expect(fromEditor([{ fieldType: 'file', acceptFileTypes: 'pdf, image/' }]).problems.map((problem) => problem.field)).toEqual([
 			'Form Elements → Element 1 → Label',

@@ -53,6 +53,14 @@ describe('GET: the page, never an answer', () => {
 		expect(html.match(/<style>/g)).toHaveLength(1);
 	});
 
+	test('a Message whose expression gives nothing when the page opens: an empty message, nothing made up', async () => {
+		// n8n hands over what the expression gave (here null) as it is, not the fallback.
+		const { status, html } = await call({ method: 'GET', parameters: { ...double, message: null } });
+
+		expect(status).toBe(200);
+		expect(html).toContain('<div class="card"><p class="message"></p><form method="post">');
+	});
+
 	test('workflow text is escaped: no markup or script gets onto the page', async () => {
 		const { html } = await call({
 			method: 'GET',

@@ -58,8 +58,11 @@ export async function call({ method, contentType, body, parameters = {}, headers
 		getRequestObject: () => ({ method, headers: { ...headers, ...(contentType ? { 'content-type': contentType } : {}) } }),
 		getResponseObject: () => response,
 		getBodyData: () => body ?? {},
-		getNodeParameter: (name: string, fallback: unknown) =>
-			name.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], values) ?? fallback,
+		// As n8n's: the fallback only for a parameter that is not there; an expression that gave null gives null.
+		getNodeParameter: (name: string, fallback: unknown) => {
+			const value = name.split('.').reduce<unknown>((found, key) => (found as IDataObject | null | undefined)?.[key], values);
+			return value === undefined ? fallback : value;
+		},
 		// Who was asked is read back through n8n's engine (question.test.ts); here there is none.
 		getNode: () => ({ name: 'Ask' }),
 		evaluateExpression: () => undefined,
