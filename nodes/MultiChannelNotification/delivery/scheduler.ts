@@ -16,7 +16,8 @@ import { CUT_EVERY_MS, INITIAL_LIMIT, Pace } from './pace';
  *   up to 30 s. It gives up once its waiting would pass the item's budget; so does an item the
  *   service's pause (set by a 429 to any execution) would hold past it, at once.
  * - **Stop**: once the execution's cancel signal fires, nothing more starts and every wait ends.
- * - **Batches** (Batch Interval set): a batch of `limit` items, all answered, then the pause.
+ * - **Batches** (Batch Interval set): a batch of `limit` items (started at the rate, when one is
+ *   in force), all answered, then the pause.
  */
 
 const BACKOFF_BASE_MS = 1000;
@@ -92,7 +93,9 @@ class Run {
 	private readonly pinned: boolean;
 	private inFlight = 0;
 	private stopped = false;
-	private batchOpen = true;
+	/** Starts in the current batch (Batch Interval set): it is full at the limit. */
+	private batchStarted = 0;
+	/** When the next batch may start: the pause after the last answer of a full batch. */
 	private batchReadyAt = 0;
 	/** The pause holding this execution: since when, and its end as last seen; undefined while none holds. */
 	private held: { since: number; until: number } | undefined;
@@ -113,20 +116,18 @@ class Run {
 		if (this.sender.signal?.aborted === true) this.stopped = true;
 		this.jobs.releaseDue(now);
 		if (!this.stopped) this.giveUpHeld(now);
-		const { batchInterval } = this.settings;
-		if (batchInterval > 0 && this.inFlight === 0) this.batchOpen = now >= this.batchReadyAt;
-		let startedInBatch = 0;
+		const batches = this.settings.batchInterval > 0;
+		if (batches && this.pausing() && now >= this.batchReadyAt) this.batchStarted = 0;
 		while (
 			!this.stopped &&
 			this.jobs.pending() > 0 &&
 			this.room() &&
 			this.pace.slot() <= now &&
-			(batchInterval === 0 || (this.batchOpen && startedInBatch < this.limit()))
+			(!batches || this.batchStarted < this.limit())
 		) {
 			this.start(this.jobs.take(), now);
-			startedInBatch++;
+			if (batches) this.batchStarted++;
 		}
-		if (batchInterval > 0 && startedInBatch > 0) this.batchOpen = false;
 	}
 
 	/** True once nothing is in flight and nothing more will start. */
@@ -144,7 +145,7 @@ class Run {
 		if (this.jobs.pending() > 0 && this.room() && this.pace.slot() > now) timers.push(this.pace.slot());
 		const due = this.jobs.nextDue();
 		if (due !== undefined) timers.push(due);
-		if (this.settings.batchInterval > 0 && this.inFlight === 0 && !this.batchOpen) timers.push(this.batchReadyAt);
+		if (this.settings.batchInterval > 0 && this.pausing()) timers.push(this.batchReadyAt);
 		return timers.length > 0 ? Math.min(...timers) : undefined;
 	}
 
@@ -167,6 +168,14 @@ class Run {
 			this.giveUp(job, now - (job.firstThrottledAt ?? since), Math.max(job.notBefore, until) - now);
 			if (this.stopped) return;
 		}
+	}
+
+	/**
+	 * Between batches: the batch is full and all of it answered. A batch fills at the pace the
+	 * rate and the room allow, over several passes if need be.
+	 */
+	private pausing(): boolean {
+		return this.inFlight === 0 && this.batchStarted >= this.limit();
 	}
 
 	private limit(): number {

@@ -129,6 +129,24 @@ describe('batches (Batch Interval set)', () => {
 		]);
 	});
 
+	test('under a rate learned from a 429, a batch still holds Concurrency items, started at the rate, not one item per pause', async () => {
+		// 4 a second admitted: the first batch of 5 draws a 429, and from then on every start takes a slot of the rate.
+		const { service, start } = await runSchedule(30, { concurrency: 5, batchInterval: 1000, maxWaitMs: 120_000 }, { latencyMs: 100, perSecond: 4 });
+
+		// A batch's starts are a slot of the rate apart (at most 1 s at 1/s); batches are at least the pause apart.
+		const batches: number[][] = [];
+		for (const arrival of service.arrivals) {
+			const at = arrival.at - start;
+			const last = batches.at(-1);
+			if (last !== undefined && at - (last.at(-1) ?? at) < 1000) last.push(at);
+			else batches.push([at]);
+		}
+		expect(service.arrivals.some((arrival) => arrival.status === 429)).toBe(true);
+		expect(batches.slice(0, -1).map((batch) => batch.length)).toEqual(Array<number>(batches.length - 1).fill(5));
+		expect(service.delivered.size).toBe(30);
+		expect(service.duplicates).toBe(0);
+	});
+
 	test('a batch refused whole: the pause ends before the retries are due, and the scheduler sleeps till then rather than spin', async () => {
 		// Both items refused at 100 ms with Retry-After 2 s: the pause ends at 1,100 ms, the retries are due at 2,100 ms.
 		const { service, start, sleeps } = await runSchedule(2, { concurrency: 2, batchInterval: 1000, maxWaitMs: 120_000 }, { latencyMs: 100 }, (_job, attempt) =>
