@@ -228,7 +228,7 @@ export class PaceRegistry {
 
 	/** The service's pace for one execution; `release` when the execution is done with it. */
 	use(key: string, now: number): { pace: Pace; release: (now: number) => void } {
-		this.sweep(now);
+		this.sweep(now, key);
 		const entry = this.entries.get(key) ?? { pace: new Pace(), users: 0, idleSince: now };
 		this.entries.set(key, entry);
 		entry.users++;
@@ -247,11 +247,12 @@ export class PaceRegistry {
 		return this.entries.size;
 	}
 
-	private sweep(now: number): void {
+	/** Forgets the services idle too long, then the longest idle while there is no room for `using`. */
+	private sweep(now: number, using: string): void {
 		for (const [key, entry] of this.entries) {
 			if (entry.users === 0 && now - entry.idleSince >= IDLE_MS) this.entries.delete(key);
 		}
-		if (this.entries.size < MAX_SERVICES) return;
+		if (this.entries.size < MAX_SERVICES || this.entries.has(using)) return;
 		const idle = [...this.entries].filter(([, entry]) => entry.users === 0).sort((a, b) => a[1].idleSince - b[1].idleSince);
 		for (const [key] of idle.slice(0, this.entries.size - MAX_SERVICES + 1)) this.entries.delete(key);
 	}

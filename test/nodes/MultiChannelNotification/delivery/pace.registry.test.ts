@@ -68,6 +68,19 @@ describe('the registry of paces', () => {
 		expect(registry.use(String(MAX_SERVICES - 1), 303).pace.rate).toBe(Infinity);
 	});
 
+	test(`${MAX_SERVICES} remembered: using one of them again forgets none, not even itself as the one idle longest`, () => {
+		const registry = new PaceRegistry();
+		for (let key = 0; key < MAX_SERVICES; key++) {
+			const used = registry.use(String(key), key);
+			used.pace.rate = key + 1;
+			used.release(key);
+		}
+		// '0' has been idle longest, '1' next.
+		expect(registry.use('0', 100).pace.rate).toBe(1);
+		expect(registry.use('1', 101).pace.rate).toBe(2);
+		expect(registry.size).toBe(MAX_SERVICES);
+	});
+
 	test('a cancelled run starts nothing more and leaves no room held', async () => {
 		const clock = new VirtualClock(0);
 		const service = new Service(clock, { latencyMs: 100 });
