@@ -106,7 +106,8 @@ export class Pace {
 				this.limit = Math.max(INITIAL_LIMIT, this.limit - 1);
 			}
 		} else if (this.doublingSince !== undefined) {
-			if (now >= this.doublingSince && now - this.lastProbe >= PROBE_EVERY_MS) {
+			// lastProbe is never before doublingSince while it is set: the doubling waits for the pause's end.
+			if (now - this.lastProbe >= PROBE_EVERY_MS) {
 				this.rate *= 2;
 				this.lastProbe = now;
 			}
@@ -146,10 +147,9 @@ export class Pace {
 		if (now - this.lastCut < this.cutSpan && !overrated) return;
 		const deliveredSinceCut = this.deliveredSince(this.lastCut);
 		const lastSecond = this.deliveredSince(now - CUT_EVERY_MS);
-		const sinceCut = this.lastCut;
 		this.lastCut = now;
 		this.lastProbe = now;
-		if (lastSecond === 0 || (sinceCut > -Infinity && (deliveredSinceCut === 0 || overrated))) {
+		if (lastSecond === 0 || deliveredSinceCut === 0 || overrated) {
 			this.pauseSpentWindow(now, retryAfterMs, maxWaitMs, lastSecond);
 		} else {
 			this.cutToDelivered(now, lastSecond);
@@ -196,19 +196,17 @@ export class Pace {
 
 	/**
 	 * Answers still get through: the rate is what they came to over the last second, or since the
-	 * first delivery if more recent; the next cut may come once that span has passed. Since the
-	 * first delivery counts that delivery too (every one kept): one delivery, then a 429, is a rate
-	 * of one per span, where counting only later ones would make it 0 and no request to this
-	 * service would ever start again.
+	 * first delivery if more recent; the next cut may come once that span has passed. The first
+	 * delivery counts too: one delivery, then a 429, is a rate of one per span, where counting only
+	 * later ones would make it 0 and no request to this service would ever start again.
 	 */
 	private cutToDelivered(now: number, lastSecond: number): void {
-		const span = Math.max(MIN_MEASURE_MS, Math.min(CUT_EVERY_MS, now - this.firstDelivery));
-		this.setRate(now, span < CUT_EVERY_MS ? this.delivered.length : lastSecond, span);
+		this.setRate(now, lastSecond, Math.max(MIN_MEASURE_MS, Math.min(CUT_EVERY_MS, now - this.firstDelivery)));
 	}
 
 	private setRate(now: number, delivered: number, span: number): void {
 		const perSecond = (delivered * 1000) / span;
-		this.rate = this.rate === Infinity ? perSecond : Math.min(this.rate, perSecond);
+		this.rate = Math.min(this.rate, perSecond);
 		this.cutSpan = span;
 		this.nextSlot = now + 1000 / this.rate;
 	}
