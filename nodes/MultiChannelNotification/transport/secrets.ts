@@ -22,7 +22,7 @@ function htmlEscape(text: string, apostrophe: string): string {
 	return escapeHtml(text).replace(/&#39;/g, apostrophe);
 }
 
-/** The forms in which a text may come back from a service. */
+/** The forms in which a text may come back from a service (none empty for a text that is not). */
 function encodings(text: string): string[] {
 	const forms = new Set<string>([
 		text,
@@ -34,7 +34,6 @@ function encodings(text: string): string[] {
 		htmlEscape(text, '&#x27;'),
 		htmlEscape(text, '&apos;'),
 	]);
-	forms.delete('');
 	return [...forms];
 }
 
