@@ -72,7 +72,7 @@ describe('Chat Message → Send Media through the engine', () => {
 		});
 
 		expect(error).toBeUndefined();
-		expect(sandbox().requests.map((request) => [request.body.from, request.body.to])).toEqual([['+6281100000000', STARTED]]);
+		expect(sandbox().requests.map((request) => request.body)).toEqual([expect.objectContaining({ from: '+6281100000000', to: STARTED })]);
 	});
 
 	test.each([
