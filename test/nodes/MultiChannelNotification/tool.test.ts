@@ -81,6 +81,10 @@ describe('tool descriptions', () => {
 
 	test('the toolDescription fields show only in the tool variant, for their own operation', () => {
 		expect(toolDescriptionProperties(registry)).toHaveLength(7);
+		// What the editor shows of each: its label, a six-line box, the hint under it.
+		expect(new Set(toolDescriptionProperties(registry).map(({ displayName, typeOptions, description }) => JSON.stringify([displayName, typeOptions, description])))).toEqual(
+			new Set([JSON.stringify(['Tool Description', { rows: 6 }, 'What the AI model is told about this tool, prefilled with the rules its arguments must follow. Add your own instructions if needed, but keep the rules.'])]),
+		);
 		const tool = { ...new MultiChannelNotification().description, name: 'multiChannelNotificationTool' };
 		const base = new MultiChannelNotification().description;
 		const properties = [

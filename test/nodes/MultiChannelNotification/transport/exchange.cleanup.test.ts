@@ -152,7 +152,20 @@ describe('the credential test’s fetch', () => {
 			async (url, seen) => {
 				// The deadline, which would close the connection too, is after jest's test timeout (30 s):
 				// while the test runs, only the client's own closing can close it.
-				await expect(fetchClient({})({ ...EXCHANGE, url, timeout: 120_000 })).resolves.toEqual(expect.objectContaining({ status: 302, text: '' }));
+				const answers: Response[] = [];
+				const realFetch = globalThis.fetch;
+				const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (...args) => {
+					const answer = await realFetch(...args);
+					answers.push(answer);
+					return answer;
+				});
+				try {
+					await expect(fetchClient({})({ ...EXCHANGE, url, timeout: 120_000 })).resolves.toEqual(expect.objectContaining({ status: 302, text: '' }));
+				} finally {
+					spy.mockRestore();
+				}
+				// Given up (cancelled) by the client, not left pending until the runtime collects it.
+				expect(answers.map((answer) => answer.bodyUsed)).toEqual([true]);
 				// A connection left open never settles this: jest's test timeout then fails it by name.
 				expect(await seen.closed).toBeUndefined();
 			},

@@ -56,6 +56,25 @@ describe('Chat Message → Send Media through the engine', () => {
 		]);
 	});
 
+	test('an image caption that gives nothing (null) sends the image without one', async () => {
+		const { error } = await runNode({ parameters: media({ caption: '={{ null }}' }), credentials: credentialsFor(sandbox()) });
+
+		expect(error).toBeUndefined();
+		expect(sandbox().requests.map((request) => request.body)).toEqual([
+			expect.objectContaining({ image: { link: 'https://cdn.example.com/a.jpg' } }),
+		]);
+	});
+
+	test('From and To are sent trimmed, so outer spaces pass the strict format', async () => {
+		const { error } = await runNode({
+			parameters: media({ from: ' +6281100000000 ', to: `=\t{{ "${STARTED}" }} `, options: { phoneNumberFormat: 'strict' } }),
+			credentials: credentialsFor(sandbox()),
+		});
+
+		expect(error).toBeUndefined();
+		expect(sandbox().requests.map((request) => request.body)).toEqual([expect.objectContaining({ from: '+6281100000000', to: STARTED })]);
+	});
+
 	test.each([
 		['an http link', { mediaUrl: 'http://cdn.example.com/a.jpg' }, 'Media URL must use https://, not http:// (the service only fetches https links) — got "http://cdn.example.com/a.jpg"'],
 		['a link that is not a URL', { mediaUrl: 'https://' }, 'Media URL must be a full https:// link (e.g. https://example.com/photo.jpg) — got "https://"'],

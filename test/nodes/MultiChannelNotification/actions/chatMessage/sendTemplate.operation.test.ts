@@ -45,6 +45,8 @@ describe('Chat Message → Send Template through the engine', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
+		// Without Template Content there is no preview: not even a key left undefined.
+		expect(Object.keys(output?.[0].json ?? {})).not.toContain('preview');
 	});
 
 	test('a template without parameters still sends the required body component', async () => {

@@ -48,6 +48,8 @@ describe('Combined Notification → Send with Failover through the engine', () =
 				pairedItem: { item: 0 },
 			},
 		]);
+		// Without Template Content there is no preview: not even a key left undefined.
+		expect(Object.keys(output?.[0].json ?? {})).not.toContain('preview');
 	});
 
 	test.each<[string, INodeParameters, string]>([
