@@ -90,7 +90,10 @@ function survivorsOf(file: string, result: ReportFile, reasons: Map<string, stri
 
 type GivenReason = Pick<Survivor, 'mutator' | 'replacement' | 'code' | 'reason'> & { file: string };
 
-/** The summary's files with the given reasons in place of those of the same mutants. */
+/**
+ * The summary's files with the given reasons in place of those of the same mutants. Alike mutants
+ * of one line take the reasons given for them in turn, the last one for all that remain.
+ */
 function withGivenReasons(files: Record<string, FileSummary>, given: GivenReason[]): Record<string, FileSummary> {
 	const reasons = new Map<string, string[]>();
 	for (const { file, reason, ...mutant } of given) {
@@ -100,7 +103,13 @@ function withGivenReasons(files: Record<string, FileSummary>, given: GivenReason
 	return Object.fromEntries(
 		Object.entries(files).map(([file, entry]) => [
 			file,
-			{ ...entry, survivors: entry.survivors.map((survivor) => ({ ...survivor, reason: reasons.get(keyOf(file, survivor))?.shift() ?? survivor.reason })) },
+			{
+				...entry,
+				survivors: entry.survivors.map((survivor) => {
+					const given = reasons.get(keyOf(file, survivor)) ?? [];
+					return { ...survivor, reason: (given.length > 1 ? given.shift() : given[0]) ?? survivor.reason };
+				}),
+			},
 		]),
 	);
 }

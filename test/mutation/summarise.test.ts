@@ -176,13 +176,17 @@ describe('the mutation summary', () => {
 			JSON.stringify([
 				{ file: CREDENTIAL, mutator: 'ConditionalExpression', replacement: 'true', code: "  export const b = (on: boolean) => (on ? 'yes' : 'no');", reason: 'both say yes' },
 				{ file: HELPER, mutator: 'StringLiteral', replacement: '"x"', code: "return 'small';", reason: 'another mutant' },
+				{ file: HELPER, mutator: 'ConditionalExpression', replacement: 'false', code: "if (x > 1) return 'big';", reason: 'never reached' },
 			]),
 		);
+		// Two alike mutants on one line, one reason given: it is theirs both.
+		const alike = { status: 'NoCoverage', line: 2, mutator: 'ConditionalExpression', replacement: 'false' } as const;
+		const mutants = [...helperMutants(), mutant(alike)];
 
-		const after = summarise(report(['nodes/**/*.ts'], { [HELPER]: { source: HELPER_SOURCE, mutants: helperMutants() } }), '--reasons', reasons);
+		const after = summarise(report(['nodes/**/*.ts'], { [HELPER]: { source: HELPER_SOURCE, mutants } }), '--reasons', reasons);
 
 		expect(after.files[CREDENTIAL].survivors).toEqual([expect.objectContaining({ replacement: 'true', reason: 'both say yes' })]);
 		expect(after.files[CREDENTIAL].date).toBe('2026-11-29');
-		expect(after.files[HELPER].survivors.map((s: { reason: string }) => s.reason)).toEqual(['not gone through', 'not gone through']);
+		expect(after.files[HELPER].survivors.map((s: { reason: string }) => s.reason)).toEqual(['not gone through', 'never reached', 'never reached']);
 	});
 });
