@@ -8,6 +8,7 @@
  * The report is Stryker's JSON (default: its incremental file, .cache/mutation/stryker-incremental.json;
  * reports/mutation/mutation.json after a run holds the same). Only the files the run mutated (the
  * report's `mutate` patterns) replace their entries; the others keep theirs, with their own date.
+ * A file the run mutated with nothing in it to mutate is entered with no mutants.
  * The date defaults to the report's, the machine to this one's. Counts and scores are Stryker's
  * own (mutation-testing-metrics, the package its reporters use).
  *
@@ -29,6 +30,7 @@ import {
 	DOCS_PATH,
 	folderOf,
 	NOT_GONE_THROUGH,
+	publishedFiles,
 	readSummary,
 	replaceBlock,
 	REPO_ROOT,
@@ -191,6 +193,14 @@ function main(): void {
 	const root = values.root ?? REPO_ROOT;
 	const reportPath = positionals[0] ?? join(root, '.cache', 'mutation', 'stryker-incremental.json');
 	const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
+	// Stryker leaves out a file it found nothing to mutate in (types, a constant table): mutated
+	// by the run all the same, it is measured, with no mutant.
+	const mutate = report.config?.mutate;
+	for (const file of mutate ? publishedFiles(root) : []) {
+		if (!Object.hasOwn(report.files, file) && mutatedBy(mutate, file)) {
+			report.files[file] = { language: 'typescript', source: readFileSync(join(root, file), 'utf8'), mutants: [] };
+		}
+	}
 	let previous: Summary | undefined;
 	try {
 		previous = readSummary(root);

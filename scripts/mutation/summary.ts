@@ -186,7 +186,7 @@ const NOT_MEASURED = '(not measured yet)';
 
 // The published code Stryker mutates: every .ts file under the folders of stryker.config.json's
 // `mutate` patterns, each of the form `folder/**/*.ts`.
-function publishedFiles(root: string): string[] {
+export function publishedFiles(root: string): string[] {
 	const { mutate } = JSON.parse(readFileSync(join(root, 'stryker.config.json'), 'utf8')) as { mutate: string[] };
 	return mutate.flatMap((pattern) => {
 		const folder = /^([\w.-]+)\/\*\*\/\*\.ts$/.exec(pattern)?.[1];

@@ -66,6 +66,7 @@ beforeEach(() => {
 		join(root, 'README.md'),
 		'# Title\n\n- `npm test` — 100 % of nothing.\n- `npm run test:mutation` — mutation testing: 1.00 % over all of the code.\n- `npm run bench` — 2 %.\n',
 	);
+	writeFileSync(join(root, 'stryker.config.json'), JSON.stringify({ mutate: ['nodes/**/*.ts', 'credentials/**/*.ts'] }));
 	const block = '<!-- mutation-summary: generated -->\nold table\n<!-- mutation-summary:end -->';
 	writeFileSync(join(root, 'docs', 'mutation-testing.md'), `# Mutation testing\n\n${block}\n\nThe rest.\n`);
 });
@@ -188,5 +189,17 @@ describe('the mutation summary', () => {
 		expect(after.files[CREDENTIAL].survivors).toEqual([expect.objectContaining({ replacement: 'true', reason: 'both say yes' })]);
 		expect(after.files[CREDENTIAL].date).toBe('2026-11-29');
 		expect(after.files[HELPER].survivors.map((s: { reason: string }) => s.reason)).toEqual(['not gone through', 'never reached', 'never reached']);
+	});
+
+	it('enters a file the run mutated with nothing in it to mutate (Stryker leaves it out of its report) with no mutants', () => {
+		const TYPES = 'nodes/MultiChannelNotification/helpers/types.ts';
+		writeFileSync(join(root, TYPES), 'export type A = string;\n');
+
+		const only = summarise(report(['credentials/**/*.ts'], { [CREDENTIAL]: { source: CREDENTIAL_SOURCE, mutants: [mutant({ status: 'Killed', line: 1 })] } }), '--date', '2026-12-06');
+		expect(Object.keys(only.files)).toEqual([CREDENTIAL]);
+
+		const summary = summarise(firstRun(), '--date', '2026-12-06');
+		expect(summary.files[TYPES]).toMatchObject({ sha256: short('export type A = string;\n'), killed: 0, survived: 0, score: null, survivors: [] });
+		expect(summary.total).toMatchObject({ files: 3, killed: 4, score: 62.5 });
 	});
 });
