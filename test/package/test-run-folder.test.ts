@@ -1,0 +1,69 @@
+/**
+ * A test run's temporary folder (made by test/global-setup.js) goes away however jest ends: jest
+ * skips its global teardown when --bail stops it while other files still run, and when it is
+ * interrupted, so the folder would be left in the machine's temp folder each time.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const REPO_ROOT = join(__dirname, '..', '..');
+const JEST = join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+
+let work: string;
+let temp: string;
+
+beforeEach(() => {
+	work = mkdtempSync(join(tmpdir(), 'mcn-test-run-folder-'));
+	temp = join(work, 'temp');
+	mkdirSync(temp);
+	const config = {
+		rootDir: work,
+		testMatch: ['**/*.check.js'],
+		testEnvironment: 'node',
+		cacheDirectory: join(work, 'cache'),
+		globalSetup: join(REPO_ROOT, 'test', 'global-setup.js'),
+		globalTeardown: join(REPO_ROOT, 'test', 'global-teardown.js'),
+	};
+	writeFileSync(join(work, 'jest.config.json'), JSON.stringify(config));
+	writeFileSync(join(work, 'fails.check.js'), "test('fails', () => { throw new Error('planned'); });\n");
+	// Long enough to still be running when the other file fails or the signal comes.
+	writeFileSync(join(work, 'slow.check.js'), "test('slow', () => new Promise((done) => setTimeout(done, 20000)));\n", 'utf8');
+});
+
+afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+function runFolders(): string[] {
+	return readdirSync(temp).filter((name) => name.startsWith('mcn-test-run-'));
+}
+
+function startJest(args: string[]) {
+	const child = spawn(process.execPath, [JEST, '--config', join(work, 'jest.config.json'), '--maxWorkers=2', ...args], {
+		cwd: work,
+		env: { ...process.env, TMPDIR: temp },
+		stdio: 'ignore',
+	});
+	const ended = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+	return { child, ended };
+}
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+	for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (check()) return true;
+	return check();
+}
+
+test('--bail with another file still running: the run fails and its folder is gone', async () => {
+	const { ended } = startJest(['--bail']);
+	expect(await ended).toBe(1);
+	expect(runFolders()).toEqual([]);
+}, 60_000);
+
+test.each(['SIGINT', 'SIGTERM'] as const)('%s while a test runs: jest ends by the signal and its folder is gone', async (signal) => {
+	const { child, ended } = startJest(['slow']);
+	// A bound, not a timing claim: jest starting on a loaded 2-core machine.
+	expect(await until(() => runFolders().length === 1, 30_000)).toBe(true);
+	child.kill(signal);
+	expect(await ended).toBe(signal);
+	expect(runFolders()).toEqual([]);
+}, 60_000);
