@@ -85,6 +85,7 @@ describe('operation registry', () => {
 		expect(operationFor('sms', 'send')).toBe(registry.sms.send);
 		expect(operationFor('sms', 'sendTemplate')).toBeUndefined();
 		expect(operationFor('toString', 'call')).toBeUndefined();
+		expect(operationFor('fax', 'send')).toBeUndefined();
 		expect(operationFor('sms', 'constructor')).toBeUndefined();
 	});
 });
