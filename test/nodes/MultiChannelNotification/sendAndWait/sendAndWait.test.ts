@@ -6,11 +6,17 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { runNode } from '../../../helpers/engine';
+import { MultiChannelNotificationApi } from '../../../../credentials/MultiChannelNotificationApi.credentials';
+import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotification/MultiChannelNotification.node';
+import { createWorkflowRunner } from '../../../../harness/workflowRunner';
+import { NODE_NAME, NODE_TYPE, runNode } from '../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../helpers/sandbox';
 import { templateQuestion } from '../../../helpers/sendAndWaitParameters';
 
 const sandbox = useSandbox();
+/** The node's AI-tool variant (type …Tool), run through the engine as an AI agent runs it. */
+const runTool = createWorkflowRunner({ typeName: `${NODE_TYPE}Tool`, typeVersion: 1, nodeType: new MultiChannelNotification(), name: NODE_NAME });
+const credentialType = new MultiChannelNotificationApi();
 
 /** n8n's waiting-webhook link for the harness's execution and node ("target"), with its question's value, signed. */
 const LINK = /^http:\/\/127\.0\.0\.1\/webhook-waiting\/\d+\/target\?question=[A-Za-z0-9]{32}&signature=[\w.-]+$/;
@@ -230,6 +236,15 @@ describe('Chat Message → Send and Wait for Response (template)', () => {
 		expect(`${error?.message}\n${error?.description}`).toContain(rule);
 		expect(sandbox().requests).toHaveLength(0);
 		expect(run.waitTill).toBeUndefined();
+	});
+
+	test('as an AI tool, a Message that comes out empty is named by the argument that filled it', async () => {
+		// Each $fromAI call is parsed (it names the argument) but not run: the Message comes out blank.
+		const parameters = templateQuestion({ placeholder1: "={{ true ? 'Budi' : $fromAI('name') }}", message: "={{ true ? '  ' : $fromAI('question') }}" });
+		const { output } = await runTool({ parameters, items: [{}], credentials: { [credentialType.name]: { type: credentialType, data: credentialsFor(sandbox()) } } });
+
+		expect(output?.[0].json.problems).toContainEqual(expect.stringMatching(/^argument "question" is required: the answer page shows it above the choices/));
+		expect(sandbox().requests).toHaveLength(0);
 	});
 });
 
