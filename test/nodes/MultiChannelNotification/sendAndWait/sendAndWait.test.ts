@@ -230,6 +230,7 @@ describe('Chat Message → Send and Wait for Response (template)', () => {
 		],
 		// The editor refuses an empty Message, but not an expression that comes out empty.
 		['a Message that comes out empty', templateQuestion({ message: '={{ "  " }}' }), 'Message is required: the answer page shows it above the choices'],
+		['a Message that comes out null', templateQuestion({ message: '={{ null }}' }), 'Message is required: the answer page shows it above the choices'],
 	])('%s: refused, nothing sent, nothing waits', async (_name, parameters, rule) => {
 		const { run, error } = await runNode({ parameters, credentials: credentialsFor(sandbox()) });
 
