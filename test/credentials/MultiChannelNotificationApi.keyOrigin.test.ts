@@ -166,6 +166,7 @@ describe('the request read as n8n’s HTTP client reads it', () => {
 				'this request is for a mailto: address. Nothing was sent.',
 		);
 	});
+
 	test('a baseURL of a scheme and no host beside a url with its own: refused, naming the scheme the joined address has', async () => {
 		const error = await refusal({ url: 'https:notify.example.com/v1/sms/notification', baseURL: 'foo://' });
 
