@@ -134,3 +134,60 @@ describe('certificate checks: skipped only when the credential’s Ignore SSL Is
 		expect(result).toMatchObject({ skipSslCertificateValidation: false, headers: { Authorization: KEY } });
 	});
 });
+
+describe('the request read as n8n’s HTTP client reads it', () => {
+	test.each([
+		['an absolute url on the origin beside a baseURL elsewhere (the client ignores baseURL for it)', { url: 'https://notify.example.com/v1/sms/notification', baseURL: 'https://attacker.example' }],
+		['a relative url, the Base URL with a trailing slash as baseURL', { url: 'v1/sms/notification', baseURL: 'https://notify.example.com/' }],
+		['a baseURL written without the slashes after https:', { url: 'sms/notification', baseURL: 'https:notify.example.com/v1/' }],
+		['an empty baseURL and a url without the slashes after https:', { url: 'https:notify.example.com/v1/sms/notification', baseURL: '' }],
+		['a null url beside the legacy uri', { url: null, uri: 'https://notify.example.com/v1/sms/notification' }],
+	])('%s: the key is added', async (_name, request) => {
+		const result = await authorize(request);
+
+		expect(result.headers).toEqual({ Authorization: KEY });
+	});
+
+	test.each([
+		['null', null],
+		['empty', ''],
+		['false', false],
+	])('a proxy set to %s is no proxy: the key is added', async (_name, proxy) => {
+		const result = await authorize({ url: 'https://notify.example.com/v1/sms/notification', proxy });
+
+		expect(result.headers).toEqual({ Authorization: KEY });
+	});
+
+	test('a URL with no origin of its own (mailto:): the message names its scheme', async () => {
+		const error = await refusal({ url: 'mailto:someone@attacker.example' });
+
+		expect(error.message).toBe(
+			'The Multi-Channel Notification API credential sends its API key only to its Base URL origin, https://notify.example.com; ' +
+				'this request is for a mailto: address. Nothing was sent.',
+		);
+	});
+
+	test('a baseURL of a scheme and no host beside a url with its own: refused, naming the scheme the joined address has', async () => {
+		const error = await refusal({ url: 'https:notify.example.com/v1/sms/notification', baseURL: 'foo://' });
+
+		expect(error.message).toContain('this request is for a foo: address. Nothing was sent.');
+	});
+});
+
+describe('the credential changed between requests: each request is checked against the credential it comes with', () => {
+	test('another Base URL: its own origin is the one allowed', async () => {
+		await authorize({ url: 'https://notify.example.com/v1/sms/notification' });
+		const result = await authorize({ url: 'https://other-notify.example.com/v1/sms/notification' }, { baseUrl: 'https://other-notify.example.com' });
+
+		expect(result.headers).toEqual({ Authorization: KEY });
+	});
+
+	test('Allow Plain HTTP turned off, then on again, on the same Base URL: refused, then added', async () => {
+		const credential = { baseUrl: 'http://notify:8080' };
+		const request = { url: 'http://notify:8080/v1/sms/notification' };
+		await authorize(request, { ...credential, allowPlainHttp: true });
+
+		expect((await refusal(request, credential)).message).toContain('must use https://');
+		expect((await authorize(request, { ...credential, allowPlainHttp: true })).headers).toEqual({ Authorization: KEY });
+	});
+});
