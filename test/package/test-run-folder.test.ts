@@ -1,7 +1,8 @@
 /**
  * A test run's temporary folder (made by test/global-setup.js) goes away however jest ends: jest
  * skips its global teardown when --bail stops it while other files still run, and when it is
- * interrupted, so the folder would be left in the machine's temp folder each time.
+ * interrupted or killed, so the folder would be left in the machine's temp folder each time
+ * (test/tmpRoot.js removes it then).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +42,8 @@ function runFolders(): string[] {
 function startJest(args: string[]) {
 	const child = spawn(process.execPath, [JEST, '--config', join(work, 'jest.config.json'), '--maxWorkers=2', ...args], {
 		cwd: work,
+		// Its own process group, which a terminal's Ctrl-C signals as a whole.
+		detached: true,
 		env: { ...process.env, TMPDIR: temp },
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
@@ -51,9 +54,15 @@ function startJest(args: string[]) {
 	return { child, ended, output: () => output };
 }
 
-/** How jest ended and what it left, with its output when that is not what is expected (to see why). */
+/**
+ * How jest ended and what it left, with its output when that is not what is expected (to see
+ * why). After a signal the folder is removed by another process once jest is gone: the bound is
+ * for that process on a loaded machine.
+ */
 async function outcome(run: ReturnType<typeof startJest>, expected: NodeJS.Signals | number) {
-	const result = { ended: await run.ended, left: runFolders() };
+	const ended = await run.ended;
+	await until(() => runFolders().length === 0, 20_000);
+	const result = { ended, left: runFolders() };
 	if (result.ended !== expected || result.left.length > 0) process.stderr.write(`jest's output:\n${run.output()}\n`);
 	return result;
 }
@@ -67,11 +76,22 @@ test('--bail with another file still running: the run fails and its folder is go
 	expect(await outcome(startJest(['--bail']), 1)).toEqual({ ended: 1, left: [] });
 }, 120_000);
 
-test.each(['SIGINT', 'SIGTERM'] as const)('%s while a test runs: jest ends by the signal and its folder is gone', async (signal) => {
+async function startedJest(): Promise<ReturnType<typeof startJest>> {
 	const run = startJest(['slow']);
 	// A bound, not a timing claim: jest starting on a loaded 2-core machine (beside a mutation run
 	// and other test files) took several seconds.
 	expect(await until(() => runFolders().length === 1, 60_000)).toBe(true);
+	return run;
+}
+
+test.each(['SIGINT', 'SIGTERM', 'SIGKILL'] as const)('%s to jest while a test runs: jest ends by the signal and its folder is gone', async (signal) => {
+	const run = await startedJest();
 	run.child.kill(signal);
 	expect(await outcome(run, signal)).toEqual({ ended: signal, left: [] });
+}, 120_000);
+
+test('Ctrl-C in a terminal (SIGINT to the whole process group) while a test runs: the folder is gone', async () => {
+	const run = await startedJest();
+	process.kill(-(run.child.pid as number), 'SIGINT');
+	expect(await outcome(run, 'SIGINT')).toEqual({ ended: 'SIGINT', left: [] });
 }, 120_000);
