@@ -12,11 +12,19 @@ import { ANSWER_OUTPUT_HINT, WAITING_TOOLTIP } from '../../../nodes/MultiChannel
 import { answerWebhooks } from '../../../nodes/MultiChannelNotification/sendAndWait/webhook';
 import { testCredential } from '../../../nodes/MultiChannelNotification/transport';
 
-describe('the node class', () => {
+/**
+ * The node, made inside each test: Stryker's per-test coverage then sees which test reaches the
+ * description (made when the file loads, it would be reached by none and its mutants never run).
+ */
+function made() {
 	const node = new MultiChannelNotification();
-	const { description } = node;
+	return { node, description: node.description };
+}
+
+describe('the node class', () => {
 
 	it('keeps the names and version saved workflows refer to', () => {
+		const { description } = made();
 		expect(description.name).toBe('multiChannelNotification');
 		expect(description.version).toBe(1);
 		expect(description.defaults).toEqual({ name: 'Multi-Channel Notification' });
@@ -25,6 +33,7 @@ describe('the node class', () => {
 	});
 
 	it('needs its own credential, tested by the method it names', () => {
+		const { node, description } = made();
 		expect(description.credentials).toEqual([
 			{ name: 'multiChannelNotificationApi', required: true, testedBy: 'multiChannelNotificationApiTest' },
 		]);
@@ -32,6 +41,7 @@ describe('the node class', () => {
 	});
 
 	it('is an output node with one main input and one main output, usable as an AI tool', () => {
+		const { description } = made();
 		expect(description.group).toEqual(['output']);
 		expect(description.inputs).toEqual([NodeConnectionTypes.Main]);
 		expect(description.outputs).toEqual([NodeConnectionTypes.Main]);
@@ -42,6 +52,7 @@ describe('the node class', () => {
 	});
 
 	it('offers the answer webhooks, the waiting tooltip and the output hint of Send and Wait', () => {
+		const { description } = made();
 		expect(description.webhooks).toBe(answerWebhooks);
 		expect(description.waitingNodeTooltip).toBe(WAITING_TOOLTIP);
 		expect(description.hints).toEqual([ANSWER_OUTPUT_HINT]);
