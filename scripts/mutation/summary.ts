@@ -118,11 +118,14 @@ export function docsChanged(summary: Summary, today: string, root = REPO_ROOT): 
 	const folders = [...new Set(changed.map(folderOf))];
 	const inFolder = (folder: string) => changed.filter((file) => folderOf(file) === folder).map((file) => file.slice(folder.length));
 	const unmeasured = changed.filter((line) => line.endsWith(NOT_MEASURED)).length;
+	const files = Object.keys(summary.files).length;
+	if (changed.length === 0) return [CHANGED_START, `On ${today}, all ${files} files had their scores measured on the code they have now.`, CHANGED_END].join('\n');
 	return [
 		CHANGED_START,
-		`On ${today}, ${changed.length - unmeasured} of ${Object.keys(summary.files).length} files differed from the code their scores were measured on, ` +
-			`so those scores are of older code, and ${unmeasured} had no score yet${changed.length === 0 ? '.' : ':'}`,
-		...(changed.length === 0 ? [] : ['', ...folders.map((folder) => `- \`${folder}\`: ${inFolder(folder).join(', ')}`)]),
+		`On ${today}, ${changed.length - unmeasured} of ${files} files differed from the code their scores were measured on, ` +
+			`so those scores are of older code, and ${unmeasured} had no score yet:`,
+		'',
+		...folders.map((folder) => `- \`${folder}\`: ${inFolder(folder).join(', ')}`),
 		CHANGED_END,
 	].join('\n');
 }

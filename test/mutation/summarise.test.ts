@@ -125,6 +125,19 @@ describe('the mutation summary', () => {
 		expect(docs).toContain('The rest.');
 	});
 
+	it('says in the docs which files changed since their scores were measured, and when none did', () => {
+		const docsPath = join(root, 'docs', 'mutation-testing.md');
+		writeFileSync(docsPath, `${readFileSync(docsPath, 'utf8')}\n<!-- mutation-changed: old -->\nold list\n<!-- mutation-changed:end -->\n`);
+		summarise(firstRun());
+		expect(readFileSync(docsPath, 'utf8')).toMatch(/On \d{4}-\d{2}-\d{2}, all 2 files had their scores measured on the code they have now\.\n<!-- mutation-changed:end -->/);
+
+		writeFileSync(join(root, HELPER), `${HELPER_SOURCE}// edited\n`);
+		summarise(report(['credentials/**/*.ts'], { [CREDENTIAL]: { source: CREDENTIAL_SOURCE, mutants: [mutant({ status: 'Killed', line: 1 })] } }));
+		const docs = readFileSync(docsPath, 'utf8');
+		expect(docs).toContain('1 of 2 files differed from the code their scores were measured on, so those scores are of older code, and 0 had no score yet:');
+		expect(docs).toContain('- `nodes/MultiChannelNotification/helpers/`: a.ts');
+	});
+
 	it('leaves a file as it was when the run found the same source and the same results (reused, not measured again)', () => {
 		const before = summarise(firstRun(), '--date', '2026-11-29', '--machine', 'a 2-core test box');
 
