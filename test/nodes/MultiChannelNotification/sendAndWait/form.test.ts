@@ -56,3 +56,10 @@ test('a hidden field: the value the workflow set, trimmed', () => {
 
 	expect(fields).toEqual([formField({ label: 'order', type: 'hiddenField', value: 'A-1' })]);
 });
+
+test('Multiple Choice makes only a dropdown checkboxes: set on another element (JSON lets it be), that element stays as it is', () => {
+	const { fields, problems } = fromJson([{ fieldLabel: 'Note', fieldType: 'text', multiselect: true }]);
+
+	expect(problems).toEqual([]);
+	expect(fields).toEqual([formField({ label: 'Note', type: 'text' })]);
+});

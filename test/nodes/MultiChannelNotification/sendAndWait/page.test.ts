@@ -138,6 +138,19 @@ describe('a Custom Form', () => {
 		);
 	});
 
+	test('a form\'s only file element, optional: moved after the other elements and the fields-end marker, nothing left where it was', () => {
+		const fields = [formField({ label: 'Photo', type: 'file' }), formField({ label: 'Note' })];
+
+		expect(card(form(fields))).toBe(
+			'<p class="message">Refund?</p><form method="post" enctype="multipart/form-data">' +
+				`<label for="field-1">Note</label><input type="text" id="field-1" name="field-1" maxlength="${MAX}">` +
+				'<input type="hidden" name="fields-end" value="1">' +
+				'<label for="field-0">Photo</label><input type="file" id="field-0" name="field-0">' +
+				'<input type="hidden" name="form-end" value="1">' +
+				'<button class="primary" type="submit">Submit</button></form>',
+		);
+	});
+
 	test.each([
 		['one required element among optional ones: the line saying what the asterisk means', [formField({ label: 'A' }), formField({ label: 'B', required: true })], true],
 		['no required element: no such line', [formField({ label: 'A' })], false],

@@ -49,6 +49,8 @@ describe('the node asks again in the same execution', () => {
 		expect(opened.status).toBe(410);
 		expect(opened.html).toMatch(REPLACED);
 		expect(opened.html).not.toContain('<form');
+		// The page's own style, and no other.
+		expect(opened.html.match(/<style>/g)).toHaveLength(1);
 	});
 
 	test('the newest message’s link: the page with the buttons, and its answer resumes, credited to its recipient', async () => {

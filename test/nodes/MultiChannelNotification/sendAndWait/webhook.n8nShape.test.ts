@@ -104,6 +104,10 @@ describe('an optional file element left empty, on an n8n that stops reading the 
 		['the form cut before its optional file elements', form(amount, scan), {}, { 'field-0': '3' }, small],
 		['a request of 1 MiB or more (a file may have been over n8n\'s limit)', form(amount, scan), {}, cut, { 'content-length': String(1024 * 1024) }],
 		['no content-length to tell', form(amount, scan), {}, cut, {}],
+		// Not a whole number of bytes: no size to tell, so not taken as small.
+		['a content-length below zero', form(amount, scan), {}, cut, { 'content-length': '-1' }],
+		['a content-length with a fraction', form(amount, scan), {}, cut, { 'content-length': '1.5' }],
+		['the file element last, given a file, yet no form end after it', form(amount, scan), { 'field-1': upload('s.png') }, cut, small],
 	])('%s: refused as a form that did not arrive whole', async (_name, parameters, files, data, headers) => {
 		const { status, html, data: recorded } = await answered(parameters, data, files, headers);
 
@@ -129,4 +133,13 @@ test('optional file elements left empty: null, as in n8n\'s own forms, whether t
 	const { data, binary } = await answered(parameters, { 'form-end': '1' }, { 'field-0': blank });
 	expect(data).toStrictEqual({ Photos: null, Scan: null });
 	expect(binary).toBeUndefined();
+});
+
+test('a form with a file element whose form end comes posted empty: no form end, refused as a form that did not arrive whole', async () => {
+	const parameters = form({ fieldLabel: 'Amount', fieldType: 'number' }, { fieldLabel: 'Receipt', fieldType: 'file', requiredField: true });
+	const { status, html, data } = await answered(parameters, { 'field-0': '3', 'form-end': '' }, { 'field-1': upload('r.png') });
+
+	expect(status).toBe(400);
+	expect(data).toBeUndefined();
+	expect(html).toContain('The form did not arrive whole');
 });

@@ -21,8 +21,24 @@ describe('GET: the page, never an answer', () => {
 		expect(html).toContain('name="approved" value="false"');
 		expect(html).toContain('>Yes, refund</button>');
 		expect(html).not.toMatch(/<script|<link|src=|url\(/i);
-		expect(headers['Content-Security-Policy']).toContain("default-src 'none'");
-		expect(headers['Cache-Control']).toBe('no-store');
+		expect(headers).toEqual({
+			'Content-Type': 'text/html; charset=utf-8',
+			'Cache-Control': 'no-store',
+			'X-Frame-Options': 'DENY',
+			'X-Content-Type-Options': 'nosniff',
+			'Referrer-Policy': 'no-referrer',
+			'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+		});
+	});
+
+	test('a Custom Form that cannot be read: each of its problems in the one line for n8n\'s log, told apart by "; "', async () => {
+		const values = [{ fieldLabel: '' }, { fieldLabel: 'A', fieldType: 'dropdown' }];
+		const { status, warned } = await call({ method: 'GET', parameters: { responseType: 'customForm', formFields: { values } } });
+
+		expect(status).toBe(500);
+		expect(warned).toEqual([
+			'Send and Wait: the Custom Form cannot be read, so the answer page shows an error: Form Elements → Element 1 → Label is required: it names the answer in the output; Form Elements → Element 2 → Field Options needs at least one option to choose',
+		]);
 	});
 
 	test.each([
