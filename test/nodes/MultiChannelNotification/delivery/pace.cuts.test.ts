@@ -110,3 +110,20 @@ describe('refusals in a row at a rate measured over less than a second', () => {
 		expect(pace.rate).toBeCloseTo(2000 / 1024, 5);
 	});
 });
+
+describe('the first 429 after a quiet second', () => {
+	test('a delivery exactly one second after the last starts what the rate is measured from', () => {
+		const pace = new Pace();
+		pace.take(0);
+		pace.onDone(0, 50, true);
+		pace.settle();
+		pace.take(950);
+		pace.onDone(1000, 50, true);
+		pace.settle();
+		pace.take(1000);
+		pace.onThrottled(1050, 1000, 120_000, 1000);
+		// One delivered (at 1000) over the shortest span (100 ms), not over the second since 0.
+		expect(pace.rate).toBe(10);
+		expect(pace.slot()).toBe(1150);
+	});
+});

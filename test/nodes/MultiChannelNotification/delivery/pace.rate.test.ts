@@ -129,3 +129,19 @@ describe('a rate once measured never stops the sends', () => {
 		expect(clock.now() - start).toBeLessThan(5000);
 	});
 });
+
+describe('the step of a raise', () => {
+	test('counts the starts within one second: a start exactly one second after others begins a new second', () => {
+		const pace = new Pace();
+		for (let started = 0; started < 11; started++) pace.take(0);
+		// The 11 starts at 0 are a second old at 1000: the most within one second stays 11, not 12.
+		pace.take(1000);
+		pace.onDone(1050, 50, true);
+		pace.onThrottled(2040, 1000, 120_000, 1050);
+		// One delivered over 990 ms.
+		expect(pace.rate).toBeCloseTo(1000 / 990, 9);
+		// Two seconds after the cut: one step of 5 % of 11 starts, above 10 % of the rate.
+		pace.onDone(4040, 50, true);
+		expect(pace.rate).toBeCloseTo(1000 / 990 + 0.55, 9);
+	});
+});

@@ -93,3 +93,18 @@ describe('the registry of paces', () => {
 		expect(pace.inFlight).toBe(0);
 	});
 });
+
+describe('waking the executions that share a pace', () => {
+	test('an execution that unsubscribed is no longer woken when a request ends', () => {
+		const pace = new Pace();
+		const kept = jest.fn();
+		const gone = jest.fn();
+		pace.subscribe(kept);
+		const unsubscribe = pace.subscribe(gone);
+		unsubscribe();
+		pace.take(0);
+		pace.settle();
+		expect(kept).toHaveBeenCalledTimes(1);
+		expect(gone).not.toHaveBeenCalled();
+	});
+});

@@ -21,4 +21,27 @@ describe('the window before the first 429', () => {
 		pace.onDone(13, 221, true);
 		expect(pace.limit).toBe(12);
 	});
+
+	test('an answer of exactly 1.5× the quickest + 20 ms still lets one more start', () => {
+		const pace = new Pace();
+		pace.onDone(0, 100, true);
+		expect(pace.limit).toBe(11);
+		pace.onDone(10, 170, true);
+		expect(pace.limit).toBe(12);
+	});
+
+	test('the quickest answer is of the last second only: an older quick one no longer counts', () => {
+		const pace = new Pace();
+		pace.onDone(0, 10, true);
+		expect(pace.limit).toBe(11);
+		// 100 ms, two seconds later, is the quickest of its second: the window grows again.
+		pace.onDone(2000, 100, true);
+		expect(pace.limit).toBe(12);
+	});
+
+	test('an execution with Concurrency set (not adaptive) leaves the shared window as it is', () => {
+		const pace = new Pace();
+		for (const at of [0, 1, 2]) pace.onDone(at, 100, false);
+		expect(pace.limit).toBe(10);
+	});
 });
