@@ -21,8 +21,8 @@ function executionA(clock: VirtualClock, pace: Pace) {
 	return { service, run: schedule(1, service.sender, adaptive, clock, pace) };
 }
 
-/** Execution B, started `atMs` after the clock's start, its schedule's end time noted; its sends recorded on its own. */
-function executionB(clock: VirtualClock, pace: Pace, atMs: number, settings: PacingSettings, signal?: AbortSignal) {
+/** Execution B of `count` items (one unless told), started `atMs` after the clock's start, its schedule's end time noted; its sends recorded on its own. */
+function executionB(clock: VirtualClock, pace: Pace, atMs: number, settings: PacingSettings, signal?: AbortSignal, count = 1) {
 	const service = new Service(clock);
 	const givenUpAt: number[] = [];
 	const sender = {
@@ -35,7 +35,7 @@ function executionB(clock: VirtualClock, pace: Pace, atMs: number, settings: Pac
 	};
 	const result = { service, givenUpAt, endedAt: NaN };
 	const run = clock.sleep(atMs).then(async () => {
-		await schedule(1, sender, settings, clock, pace);
+		await schedule(count, sender, settings, clock, pace);
 		result.endedAt = clock.now();
 	});
 	return { ...result, result, run };
@@ -131,6 +131,69 @@ describe("another execution's pause and this execution's Rate Limit Max Wait", (
 		expect(b.givenUp).toEqual([]);
 		expect([...b.delivered.keys()].sort()).toEqual([0, 1]);
 	});
+
+	test('a pause B already waits for, extended by a later 429 past B\'s max wait: B\'s item gives up then, its wait counted from the pause it first saw', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		// A, four items sent at 0: item 0 delivered at 100 ms; item 1 refused at 200 ms (a cut to
+		// 10/s over 100 ms, not a pause: something got through; its Retry-After past A's max wait, it
+		// gives up); item 2 refused at 2 s with Retry-After 8 s, nothing delivered in the last second:
+		// the pace pauses to 10 s; item 3 refused at 7 s with Retry-After 9 s: the pause grows to 16 s.
+		const aLatency = [100, 200, 2000, 7000];
+		const aRetryAfter = [0, 200_000, 8000, 9000];
+		const a = {
+			send: async (job: number, attempt: number): Promise<Attempt> => {
+				if (attempt > 0) return { kind: 'done' };
+				await clock.sleep(aLatency[job]);
+				return job === 0 ? { kind: 'done' } : { kind: 'throttled', retryAfterMs: aRetryAfter[job] };
+			},
+			giveUp: () => 'done' as const,
+		};
+		const aRun = schedule(4, a, adaptive, clock, pace);
+		// B (max wait 10 s) starts at 2.1 s and waits for the pause to 10 s (7.9 s); at 7 s it would
+		// end 13.9 s after B began to wait, past 10 s (though only 9 s after 7 s): B gives up then.
+		const b = executionB(clock, pace, 2100, maxWait(10));
+		await clock.run(Promise.all([aRun, b.run]));
+
+		expect(pace.pauseEnd() - start).toBe(16_000);
+		expect(b.service.arrivals).toEqual([]);
+		expect(b.service.givenUp).toEqual([{ job: 0, waitedMs: 7000 - 2100, askedMs: 16_000 - 7000 }]);
+		expect(b.givenUpAt.map((at) => at - start)).toEqual([7000]);
+		expect(b.result.endedAt - start).toBe(7000);
+	});
+
+	test('B (max wait 2 s, three items) while A\'s 429 pauses the shared pace 12 s: every item gives up at once, each once, nothing sent', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		const a = executionA(clock, pace);
+		// B starts at 100 ms, after A's refusal at 50 ms has paused the pace to 12,050 ms.
+		const b = executionB(clock, pace, 100, maxWait(2), undefined, 3);
+		await clock.run(Promise.all([a.run, b.run]));
+
+		expect(b.service.arrivals).toEqual([]);
+		const asked = A_LATENCY_MS + PAUSE_MS - 100;
+		expect(b.service.givenUp).toEqual([0, 1, 2].map((job) => ({ job, waitedMs: 0, askedMs: asked })));
+		expect(b.givenUpAt.map((at) => at - start)).toEqual([100, 100, 100]);
+		expect(b.result.endedAt - start).toBe(100);
+	});
+
+	test('B (three items) held past its max wait by A\'s pause, the first give-up answering stop: no other item given up, nothing sent', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		const a = executionA(clock, pace);
+		const b = executionB(clock, pace, 100, maxWait(2), undefined, 3);
+		// The first give-up fails the run (no Continue On Fail): the run stops there.
+		b.service.onGiveUp = 'stop';
+		await clock.run(Promise.all([a.run, b.run]));
+
+		expect(b.service.arrivals).toEqual([]);
+		expect(b.service.givenUp).toEqual([{ job: 0, waitedMs: 0, askedMs: A_LATENCY_MS + PAUSE_MS - 100 }]);
+		expect(b.result.endedAt - start).toBe(100);
+		expect(a.service.delivered.get(0)).toBe(1);
+	});
 });
 
 describe('Stop during a wait', () => {
@@ -148,6 +211,22 @@ describe('Stop during a wait', () => {
 		expect(b.service.arrivals).toEqual([]);
 		expect(b.service.givenUp).toEqual([]);
 		expect(pace.inFlight).toBe(0);
+	});
+
+	test('B started already cancelled while A\'s 429 holds the shared pace past B\'s max wait: nothing given up, nothing sent', async () => {
+		const clock = new VirtualClock(0);
+		const start = clock.now();
+		const pace = new Pace();
+		const a = executionA(clock, pace);
+		const stop = new AbortController();
+		stop.abort();
+		// B (max wait 2 s) starts at 100 ms, the pace paused to 12,050 ms: were it not stopped, its item would give up.
+		const b = executionB(clock, pace, 100, maxWait(2), stop.signal);
+		await clock.run(Promise.all([a.run, b.run]));
+
+		expect(b.service.givenUp).toEqual([]);
+		expect(b.service.arrivals).toEqual([]);
+		expect(b.result.endedAt - start).toBe(100);
 	});
 
 	test('an item waiting for its own Retry-After of 60 s is cancelled at 1 s: the schedule ends at 1 s without sending it again', async () => {
