@@ -5,7 +5,7 @@
  * (test/tmpRoot.js removes it then).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -29,8 +29,14 @@ beforeEach(() => {
 	};
 	writeFileSync(join(work, 'jest.config.json'), JSON.stringify(config));
 	writeFileSync(join(work, 'fails.check.js'), "test('fails', () => { throw new Error('planned'); });\n");
-	// Long enough to still be running when the other file fails or the signal comes.
-	writeFileSync(join(work, 'slow.check.js'), "test('slow', () => new Promise((done) => setTimeout(done, 20000)));\n", 'utf8');
+	// Long enough to still be running when the other file fails or the signal comes; it says when
+	// it has begun, so the signal comes while a test runs (the run's setup, which arranges the
+	// folder's removal, long done).
+	writeFileSync(
+		join(work, 'slow.check.js'),
+		`test('slow', () => { require('fs').writeFileSync(${JSON.stringify(join(work, 'begun'))}, ''); return new Promise((done) => setTimeout(done, 20000)); });\n`,
+		'utf8',
+	);
 });
 
 afterEach(() => rmSync(work, { recursive: true, force: true }));
@@ -80,7 +86,8 @@ async function startedJest(): Promise<ReturnType<typeof startJest>> {
 	const run = startJest(['slow']);
 	// A bound, not a timing claim: jest starting on a loaded 2-core machine (beside a mutation run
 	// and other test files) took several seconds.
-	expect(await until(() => runFolders().length === 1, 60_000)).toBe(true);
+	expect(await until(() => existsSync(join(work, 'begun')), 60_000)).toBe(true);
+	expect(runFolders()).toHaveLength(1);
 	return run;
 }
 
