@@ -26,7 +26,9 @@ export CI="${CI:-true}"
 export DEBIAN_FRONTEND=noninteractive
 exec </dev/null
 
-TSX=./node_modules/.bin/tsx
+# TypeScript runs in node with tsx's loader, not through the tsx command, which kills a script 60 ms
+# after passing it a signal (the step timeout's) unless the script confirmed it, cutting its clean-up short.
+TSX=(node --import tsx)
 STEP_TIMEOUT="${STEP_TIMEOUT:-2400}"
 # The n8n every check runs on, and the two other lines the package is proven on.
 N8N_MAIN_VERSION=2.8.4
@@ -42,7 +44,7 @@ script_started=$SECONDS
 if [[ "${1:-}" == "--install-only" ]]; then
 	bash scripts/system-packages.sh chromium redis-server postgresql
 	for version in "${N8N_MAIN_VERSION}" "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}"; do
-		N8N_VERSION="${version}" "${TSX}" scripts/n8n/install-n8n.ts || echo "n8n ${version}: install failed (the checks will try again)"
+		N8N_VERSION="${version}" "${TSX[@]}" scripts/n8n/install-n8n.ts || echo "n8n ${version}: install failed (the checks will try again)"
 	done
 	exit 0
 fi
@@ -66,7 +68,7 @@ run_step() {
 
 bash scripts/system-packages.sh chromium redis-server postgresql
 
-if [[ ! -x "${TSX}" ]]; then
+if [[ ! -d node_modules/tsx ]]; then
 	started=$SECONDS
 	echo "::: npm ci"
 	npm ci --no-audit --no-fund
@@ -97,19 +99,19 @@ CHECKS=(installed-package credential-test key-destination self-hosted ai-agent h
 QUEUE_CHECKS=(queue-mode send-and-wait-queue send-once-queue)
 for version in "${N8N_MAIN_VERSION}" "${N8N_COMPAT_VERSION}" "${N8N_NEWEST_VERSION}"; do
 	failures_before=${#failed[@]}
-	run_step "n8n ${version} install (.cache/)" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/install-n8n.ts
+	run_step "n8n ${version} install (.cache/)" env N8N_VERSION="${version}" "${TSX[@]}" scripts/n8n/install-n8n.ts
 	((${#failed[@]} == failures_before)) || continue
 	# The editor walk (on an n8n of its own) and the phone page in Chromium run on the n8n npm start runs.
 	checks=("${CHECKS[@]}")
 	if [[ "${version}" == "${N8N_MAIN_VERSION}" ]]; then checks+=(editor phone-page); fi
-	run_step "checks, n8n ${version}: ${checks[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${checks[@]}"
+	run_step "checks, n8n ${version}: ${checks[*]}" env N8N_VERSION="${version}" "${TSX[@]}" scripts/n8n/run-checks.ts "${checks[@]}"
 	# The commands a user runs (npm start, demo, demo:fast, sandbox), stopped every way they can be.
 	if [[ "${version}" == "${N8N_MAIN_VERSION}" ]]; then
-		run_step "clean stop, nothing left behind: npm start, demo, demo:fast, sandbox" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/check-clean-stop.ts
+		run_step "clean stop, nothing left behind: npm start, demo, demo:fast, sandbox" env N8N_VERSION="${version}" "${TSX[@]}" scripts/n8n/check-clean-stop.ts
 	fi
 	# Users who scale out run it on 2.8.4 or on the newest 2.x, on Postgres.
 	if [[ "${version}" != "${N8N_COMPAT_VERSION}" ]]; then
-		run_step "queue-mode checks, n8n ${version} (Postgres, main + 2 workers): ${QUEUE_CHECKS[*]}" env N8N_VERSION="${version}" "${TSX}" scripts/n8n/run-checks.ts "${QUEUE_CHECKS[@]}"
+		run_step "queue-mode checks, n8n ${version} (Postgres, main + 2 workers): ${QUEUE_CHECKS[*]}" env N8N_VERSION="${version}" "${TSX[@]}" scripts/n8n/run-checks.ts "${QUEUE_CHECKS[@]}"
 	fi
 done
 

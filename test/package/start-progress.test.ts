@@ -44,5 +44,5 @@ test('a step with its own progress lines (the npm install) is left to them', asy
 
 test('npm start and npm run demo build through that step, so the TypeScript build is not silent either', () => {
 	const { scripts } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-	for (const name of ['start', 'demo']) expect(scripts[name]).toMatch(/^tsx scripts\/n8n\/build\.ts && exec /);
+	for (const name of ['start', 'demo']) expect(scripts[name]).toMatch(/^node --import tsx scripts\/n8n\/build\.ts && exec /);
 });
