@@ -22,7 +22,7 @@ import type { NodeItem } from './lib/n8n';
 import { stopGroup } from './lib/process';
 import { countsBecome, finishedIn } from './lib/queue';
 import type { Mode } from './lib/sendOnceRuns';
-import { burst, burstWorkflow, MAYBE_ORDER, maybeDelivered, run } from './lib/sendOnceRuns';
+import { burst, burstWorkflow, MAYBE_ORDER, maybeDelivered, REFUSED_ORDER, refusedThenSent, run } from './lib/sendOnceRuns';
 import { step } from './lib/stack';
 
 const SENDER = '+6280011112222';
@@ -51,10 +51,11 @@ const DOCUMENT = {
 	options: { dedupeKey: '={{ $json.invoiceId }}', concurrency: 1 },
 };
 
-/** The workflows of one half: the SMS and media ones with Send Once Per Key, Retry On Fail (a 429 not waited for), a maybe-delivered send, a webhook burst. */
+/** The workflows of one half: the SMS and media ones with Send Once Per Key, Retry On Fail (a 429 not waited for), a maybe-delivered send, a refused one, a webhook burst. */
 const workflows = (suffix: string) => ({
 	sms: workflow(`mcnSendOnceSms${suffix}`, 'Send once: order SMS', ORDERS, sms({ dedupeKey: '={{ $json.orderId }}' })),
 	maybe: workflow(`mcnSendOnceMaybe${suffix}`, 'Send once: an answer that leaves delivery open', [MAYBE_ORDER], sms({ dedupeKey: '={{ $json.orderId }}' })),
+	refused: workflow(`mcnSendOnceRefused${suffix}`, 'Send once: a message the service refuses', [REFUSED_ORDER], sms({ dedupeKey: '={{ $json.orderId }}' })),
 	burst: burstWorkflow(suffix, `mcn-send-once-burst-${suffix}`, suffix === '01' ? 'lastNode' : 'onReceived'),
 	media: workflow(`mcnSendOnceDoc${suffix}`, 'Send once: invoice documents', INVOICES, DOCUMENT, { onError: 'continueRegularOutput' }),
 	retry: workflow(`mcnRetrySms${suffix}`, 'Retry On Fail: order SMS', RETRY_ORDERS, sms({ concurrency: 3, rateLimitMaxWait: 0 }), { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }),
@@ -178,7 +179,7 @@ export const sendOnceCheck: Check = {
 	prepare: () => {
 		const wf = workflows('01');
 		return {
-			workflows: [wf.sms, wf.media, wf.retry, wf.maybe, wf.burst],
+			workflows: [wf.sms, wf.media, wf.retry, wf.maybe, wf.refused, wf.burst],
 			run: async ({ sandbox, stack, verify }) => {
 				const { client } = stack;
 				for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
@@ -188,6 +189,7 @@ export const sendOnceCheck: Check = {
 				await failedItemRerun(mode, wf.media.id);
 				await retryOnFail(mode, wf.retry.id);
 				await maybeDelivered(mode, wf.maybe.id);
+				await refusedThenSent(mode, wf.refused.id);
 				await step('activate the webhook workflow', async () => await client.activateWorkflow(wf.burst.id));
 				// Each call is answered when its execution is over.
 				await burst(mode, stack.n8n.url, 'mcn-send-once-burst-01', { exact: true, finished: async () => {} });
@@ -200,7 +202,7 @@ export const sendOnceCheck: Check = {
 export const sendOnceQueueCheck = queueCheck(`send-once and Retry On Fail in queue mode, n8n ${N8N_VERSION}`, () => {
 	const wf = workflows('02');
 	return {
-		workflows: [wf.sms, wf.media, wf.retry, wf.maybe, wf.burst],
+		workflows: [wf.sms, wf.media, wf.retry, wf.maybe, wf.refused, wf.burst],
 		run: async ({ sandbox, stack, verify }) => {
 			for (const invoice of INVOICES.slice(0, 2)) sandbox.startChat(invoice.phone);
 			const workersSeen: string[] = [];
@@ -225,6 +227,7 @@ export const sendOnceQueueCheck = queueCheck(`send-once and Retry On Fail in que
 			await failedItemRerun(mode, wf.media.id);
 			await retryOnFail(mode, wf.retry.id);
 			await maybeDelivered(mode, wf.maybe.id);
+			await refusedThenSent(mode, wf.refused.id);
 			const queueMode: Mode = { ...mode, ranWhere: undefined };
 			await step('activate the webhook workflow', async () => await stack.client.activateWorkflow(wf.burst.id));
 			const finished = async (count: number) => {

@@ -1,7 +1,8 @@
 /**
  * What the send-once check (scripts/n8n/check-send-once.ts) runs in each half, regular or queue
  * mode: a stored workflow run as the editor runs it, and the edges of Send Once Per Key — a send
- * the service records and then answers 500, and executions at once from a webhook.
+ * the service records and then answers 500, one it refuses with a 400, and executions at once
+ * from a webhook.
  */
 import { isDeepStrictEqual } from 'node:util';
 
@@ -16,6 +17,9 @@ import { step } from './stack';
 
 /** The order whose first send the service records and then answers with a 500. */
 export const MAYBE_ORDER = { orderId: 'ORD-MAYBE', phone: '+6281234500009', text: 'Order ORD-MAYBE has shipped.' };
+
+/** The order whose first send the service refuses with a 400 (nothing recorded). */
+export const REFUSED_ORDER = { orderId: 'ORD-REFUSED', phone: '+6281234500008', text: 'Order ORD-REFUSED has shipped.' };
 
 /**
  * One event per webhook call: its key and message. On one n8n the call is answered when its
@@ -69,6 +73,27 @@ export async function maybeDelivered(mode: Mode, id: string): Promise<void> {
 		item?.skipped === true && item.dedupeKey === MAYBE_ORDER.orderId && /may have/.test(String(item.message)),
 		`${name}: its item is skipped, saying the message was or may have been sent`,
 		item,
+	);
+}
+
+/**
+ * The service refuses the message with a 400 (it recorded nothing): the run fails, the key is
+ * not kept, and the re-run with the same key sends it, once.
+ */
+export async function refusedThenSent(mode: Mode, id: string): Promise<void> {
+	const { name, sandbox, verify } = mode;
+	sandbox.injectFault({ kind: 'status', status: 400, message: 'refused for the check', path: '/v1/sms/notification' });
+	const first = await run(mode, 'keyed SMS, the service refuses it with a 400', id);
+	verify(
+		first.execution.status === 'error' && first.sent.length === 1 && first.sent[0].status === 400 && first.sent[0].delivered !== true,
+		`${name}: the first run failed on the 400, nothing delivered`,
+		first.sent,
+	);
+	const second = await run(mode, 'keyed SMS re-run after the 400', id, 'the re-run succeeded');
+	verify(
+		second.sent.length === 1 && second.sent[0].delivered === true && second.out[0]?.json.message === 'success',
+		`${name}: the re-run sent it (the refused key was not kept): delivered once`,
+		second.sent,
 	);
 }
 
