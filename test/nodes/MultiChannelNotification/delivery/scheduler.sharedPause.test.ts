@@ -41,13 +41,17 @@ function executionB(clock: VirtualClock, pace: Pace, atMs: number, settings: Pac
 	return { ...result, result, run };
 }
 
-/** A refused at 50 ms (the pace paused 12 s), B started at 100 ms with `settings`: both run to their end. */
-async function aThenB(settings: ReturnType<typeof maxWait>) {
+/**
+ * A refused at 50 ms (the pace paused 12 s), B of `count` items started at 100 ms with `settings`,
+ * its give-ups answered with `onGiveUp`: both run to their end.
+ */
+async function aThenB(settings: ReturnType<typeof maxWait>, { count = 1, onGiveUp = 'done' }: { count?: number; onGiveUp?: 'done' | 'stop' } = {}) {
 	const clock = new VirtualClock(0);
 	const start = clock.now();
 	const pace = new Pace();
 	const a = executionA(clock, pace);
-	const b = executionB(clock, pace, 100, settings);
+	const b = executionB(clock, pace, 100, settings, undefined, count);
+	b.service.onGiveUp = onGiveUp;
 	await clock.run(Promise.all([a.run, b.run]));
 	return { start, a, b };
 }
@@ -164,13 +168,8 @@ describe("another execution's pause and this execution's Rate Limit Max Wait", (
 	});
 
 	test('B (max wait 2 s, three items) while A\'s 429 pauses the shared pace 12 s: every item gives up at once, each once, nothing sent', async () => {
-		const clock = new VirtualClock(0);
-		const start = clock.now();
-		const pace = new Pace();
-		const a = executionA(clock, pace);
 		// B starts at 100 ms, after A's refusal at 50 ms has paused the pace to 12,050 ms.
-		const b = executionB(clock, pace, 100, maxWait(2), undefined, 3);
-		await clock.run(Promise.all([a.run, b.run]));
+		const { start, b } = await aThenB(maxWait(2), { count: 3 });
 
 		expect(b.service.arrivals).toEqual([]);
 		const asked = A_LATENCY_MS + PAUSE_MS - 100;
@@ -180,14 +179,8 @@ describe("another execution's pause and this execution's Rate Limit Max Wait", (
 	});
 
 	test('B (three items) held past its max wait by A\'s pause, the first give-up answering stop: no other item given up, nothing sent', async () => {
-		const clock = new VirtualClock(0);
-		const start = clock.now();
-		const pace = new Pace();
-		const a = executionA(clock, pace);
-		const b = executionB(clock, pace, 100, maxWait(2), undefined, 3);
 		// The first give-up fails the run (no Continue On Fail): the run stops there.
-		b.service.onGiveUp = 'stop';
-		await clock.run(Promise.all([a.run, b.run]));
+		const { start, a, b } = await aThenB(maxWait(2), { count: 3, onGiveUp: 'stop' });
 
 		expect(b.service.arrivals).toEqual([]);
 		expect(b.service.givenUp).toEqual([{ job: 0, waitedMs: 0, askedMs: A_LATENCY_MS + PAUSE_MS - 100 }]);
