@@ -9,6 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { waitFor } from '../../scripts/n8n/lib/leftovers';
+
 const REPO_ROOT = join(__dirname, '..', '..');
 const JEST = join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 
@@ -67,15 +69,10 @@ function startJest(args: string[]) {
  */
 async function outcome(run: ReturnType<typeof startJest>, expected: NodeJS.Signals | number) {
 	const ended = await run.ended;
-	await until(() => runFolders().length === 0, 20_000);
+	await waitFor(() => runFolders().length === 0, 20_000);
 	const result = { ended, left: runFolders() };
 	if (result.ended !== expected || result.left.length > 0) process.stderr.write(`jest's output:\n${run.output()}\n`);
 	return result;
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-	for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (check()) return true;
-	return check();
 }
 
 test('--bail with another file still running: the run fails and its folder is gone', async () => {
@@ -86,7 +83,7 @@ async function startedJest(): Promise<ReturnType<typeof startJest>> {
 	const run = startJest(['slow']);
 	// A bound, not a timing claim: jest starting on a loaded 2-core machine (beside a mutation run
 	// and other test files) took several seconds.
-	expect(await until(() => existsSync(join(work, 'begun')), 60_000)).toBe(true);
+	expect(await waitFor(() => existsSync(join(work, 'begun')), 60_000)).toBe(true);
 	expect(runFolders()).toHaveLength(1);
 	return run;
 }
