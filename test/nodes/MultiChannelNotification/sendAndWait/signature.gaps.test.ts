@@ -1,7 +1,8 @@
 /**
  * The answer link's signature check. n8n 1.123.x and 2.8–2.13 check the signature of a waiting
  * execution's link only when the node asks for it (`setSignatureValidationRequired`); without
- * the call anyone who can guess an execution id and node id could answer. The n8n-core these
+ * the call n8n leaves the signature unchecked, and only the node's own check of the question's
+ * random value in the link (replacedQuestion.test.ts) stands in the way. The n8n-core these
  * tests run on (2.8) offers the call, so each send-and-wait operation must make it; an n8n that
  * does not offer it still gets its message sent and its execution waiting.
  */
