@@ -41,7 +41,24 @@ beforeEach(() => {
 	);
 });
 
-afterEach(() => rmSync(work, { recursive: true, force: true }));
+/** Process groups of the jests a test started: a worker can outlive its jest and write to `work` (its cache). */
+const groups: number[] = [];
+const groupAlive = (pid: number): boolean => {
+	try {
+		process.kill(-pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+};
+
+afterEach(async () => {
+	for (const pid of groups.splice(0)) {
+		if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
+		await waitFor(() => !groupAlive(pid), 10_000);
+	}
+	rmSync(work, { recursive: true, force: true });
+});
 
 function runFolders(): string[] {
 	return readdirSync(temp).filter((name) => name.startsWith('mcn-test-run-'));
@@ -55,6 +72,7 @@ function startJest(args: string[]) {
 		env: { ...process.env, TMPDIR: temp },
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
+	if (child.pid !== undefined) groups.push(child.pid);
 	let output = '';
 	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
