@@ -139,6 +139,46 @@ export function checkButtons(
 	}
 }
 
+/**
+ * The quick replies' positions with Next Free Position resolved: in list order, each takes the
+ * lowest position that no button (quick reply or URL) has by choice. Positions given by choice
+ * are kept as they are, so a clash between them is still reported.
+ */
+export function resolveQuickReplyIndexes(indexes: readonly unknown[], urlButtonIndex?: unknown): unknown[] {
+	const taken = new Set<unknown>([...indexes.filter((index) => index !== NEXT_FREE_INDEX), urlButtonIndex]);
+	return indexes.map((index) => {
+		if (index !== NEXT_FREE_INDEX) return index;
+		const free = QUICK_REPLY_INDEXES.find((position) => !taken.has(position));
+		if (free === undefined) return index;
+		taken.add(free);
+		return free;
+	});
+}
+
+/** Fields mode's buttons (Quick Reply Buttons and URL Button), Next Free Position resolved, against the button rules. */
+export function checkFieldButtons(
+	quickReplies: ReadonlyArray<{ index?: unknown } | undefined>,
+	urlButton: unknown,
+	ctx: Context,
+): void {
+	const indexes = resolveQuickReplyIndexes(
+		quickReplies.map((button) => button?.index),
+		isObject(urlButton) ? urlButton.index : undefined,
+	);
+	checkButtons(
+		ctx,
+		[
+			...quickReplies.map((_button, position) => ({
+				quickReply: true,
+				index: indexes[position],
+				path: ['quickReplyButtons', position],
+			})),
+			...(isObject(urlButton) ? [{ quickReply: false, index: urlButton.index, path: ['urlButton'] }] : []),
+		],
+		['quickReplyButtons'],
+	);
+}
+
 /** Components (JSON) as the item holds it: JSON text, or the array an expression produced. */
 function parseComponents(raw: unknown, ctx: Context): unknown {
 	if (typeof raw !== 'string') return raw;

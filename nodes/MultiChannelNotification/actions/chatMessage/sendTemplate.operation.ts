@@ -11,9 +11,15 @@ import { parseOrThrow } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';
 import { URL_BUTTON_DEFAULT_INDEX } from './components.schema';
 import { templateFields } from './templateFields';
-import { fillPlaceholders, PLACEHOLDER_INPUT_COUNT, placeholderInputName, placeholderNumbers } from './templateInput';
 import type { TemplateMessage } from './templateMessage.schema';
-import { TEMPLATE_LABELS, templateSendSchema } from './templateMessage.schema';
+import {
+	fillPlaceholders,
+	PLACEHOLDER_INPUT_COUNT,
+	placeholderInputName,
+	placeholderNumbers,
+	TEMPLATE_LABELS,
+	templateSendSchema,
+} from './templateMessage.schema';
 
 export const option: OperationOption = { name: 'Send Template', value: 'sendTemplate', action: 'Send a template message',
 	description: 'Send an approved template message, with body parameters, header image and buttons' };

@@ -2,8 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { CHAT_PHONE_HINT, LOCAL_NUMBERS_NOTE, PHONE_PLACEHOLDER } from '../../editor/phoneText';
 import { NEXT_FREE_INDEX, QUICK_REPLY_INDEXES, URL_BUTTON_DEFAULT_INDEX } from './components.schema';
-import { PLACEHOLDER_INPUT_COUNT, placeholderInputName } from './templateInput';
-import { TEMPLATE_LABELS as LABELS } from './templateMessage.schema';
+import { PLACEHOLDER_INPUT_COUNT, placeholderInputName, TEMPLATE_LABELS as LABELS } from './templateMessage.schema';
 
 /**
  * The template fields, declared once, for Send Template and the chat part of Send with Failover.

@@ -2,8 +2,13 @@ import { z } from 'zod/v4';
 
 import type { FieldLabels } from '../../schemas/common';
 import { requiredText, SMS_ALLOWED_NUMBER, SMS_COUNTRY_RULE, smsPhoneNumberWith } from '../../schemas/common';
-import { templateChecks, templateInputShape, withListLengths } from '../chatMessage/templateInput';
-import { TEMPLATE_LABELS, toTemplateMessage } from '../chatMessage/templateMessage.schema';
+import {
+	TEMPLATE_LABELS,
+	templateChecks,
+	templateInputShape,
+	toTemplateMessage,
+	withListLengths,
+} from '../chatMessage/templateMessage.schema';
 
 /**
  * Combined notification with failover (spec: "Combined notification request"): the chat part is

@@ -5,7 +5,7 @@ import { MultiChannelNotification } from '../../../../nodes/MultiChannelNotifica
 import { descriptionAsPanelHtml } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import { titleText } from '../../../../nodes/MultiChannelNotification/helpers/errors';
 import { fieldOf } from '../../../../nodes/MultiChannelNotification/helpers/validation';
-import { resolveQuickReplyIndexes } from '../../../../nodes/MultiChannelNotification/actions/chatMessage/templateInput';
+import { resolveQuickReplyIndexes } from '../../../../nodes/MultiChannelNotification/actions/chatMessage/components.schema';
 import { TEMPLATE_LABELS } from '../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 import { runSummary } from '../../../../nodes/MultiChannelNotification/delivery/summary';
 import { NODE_NAME, runNode } from '../../../helpers/engine';

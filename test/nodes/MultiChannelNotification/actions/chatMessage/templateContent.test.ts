@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { fillPlaceholders, placeholderNumbers } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateInput';
+import { fillPlaceholders, placeholderNumbers } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 import { runNode } from '../../../../helpers/engine';
 import { credentialsFor, useSandbox } from '../../../../helpers/sandbox';
 

@@ -5,8 +5,7 @@
  * valid and invalid rows, and an invalid row names the field the user must fix.
  */
 import type { FieldLabel } from '../../../../../nodes/MultiChannelNotification/schemas/common';
-import { TEMPLATE_LABELS } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
-import { withListLengths } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateInput';
+import { TEMPLATE_LABELS, withListLengths } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 import { requestFixture } from '../../../../fixtures/requests';
 import { INVALID_E164, INVALID_HTTPS, VALID_E164, VALID_HTTPS, body, header, templateItem } from '../../../../fixtures/values';
 import { check, fields, json } from '../../../../helpers/templateVerdict';

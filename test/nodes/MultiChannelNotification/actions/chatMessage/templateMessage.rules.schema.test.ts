@@ -1,10 +1,10 @@
 /**
- * The template rules that span several fields (templateInput.ts): the count of body values
+ * The template rules that span several fields (templateMessage.schema.ts): the count of body values
  * against Template Content's placeholders, in each of the three places the values can come
  * from, the two value lists filled at once, and the button positions of fields mode. Each
  * message is compared whole, as the user reads it.
  */
-import { resolveQuickReplyIndexes } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateInput';
+import { resolveQuickReplyIndexes } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/components.schema';
 import { TEMPLATE_LABELS, templateSendSchema } from '../../../../../nodes/MultiChannelNotification/actions/chatMessage/templateMessage.schema';
 import { verdict } from '../../../../fixtures/problems';
 import { body, header, jsonTemplateItem, templateItem, without } from '../../../../fixtures/values';
